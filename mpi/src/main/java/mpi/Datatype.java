@@ -1,0 +1,111 @@
+package mpi;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+
+/**
+ * An MPI datatype. This release has the basic types: each maps one Java primitive array type
+ * (and the matching {@link java.nio.Buffer} type) to elements of a fixed size.
+ */
+public final class Datatype
+{
+    static final int NULL_ID = 0;
+    static final int BYTE_ID = 1;
+    static final int CHAR_ID = 2;
+    static final int SHORT_ID = 3;
+    static final int BOOLEAN_ID = 4;
+    static final int INT_ID = 5;
+    static final int LONG_ID = 6;
+    static final int FLOAT_ID = 7;
+    static final int DOUBLE_ID = 8;
+    static final int PACKED_ID = 9;
+
+    final int id;
+    final int size;
+    final Class<?> arrayClass;
+    final Class<? extends Buffer> bufferClass;
+    private final String name;
+
+    private Datatype(
+        final int id, final int size, final Class<?> arrayClass, final Class<? extends Buffer> bufferClass,
+        final String name)
+    {
+        this.id = id;
+        this.size = size;
+        this.arrayClass = arrayClass;
+        this.bufferClass = bufferClass;
+        this.name = name;
+    }
+
+    static Datatype basic(final int id)
+    {
+        switch (id)
+        {
+            case NULL_ID: return new Datatype(NULL_ID, 0, null, null, "MPI_DATATYPE_NULL");
+            case BYTE_ID: return new Datatype(BYTE_ID, 1, byte[].class, ByteBuffer.class, "MPI_BYTE");
+            case CHAR_ID: return new Datatype(CHAR_ID, 2, char[].class, CharBuffer.class, "MPI_CHAR");
+            case SHORT_ID: return new Datatype(SHORT_ID, 2, short[].class, ShortBuffer.class, "MPI_SHORT");
+            case BOOLEAN_ID: return new Datatype(BOOLEAN_ID, 1, boolean[].class, ByteBuffer.class, "MPI_BOOLEAN");
+            case INT_ID: return new Datatype(INT_ID, 4, int[].class, IntBuffer.class, "MPI_INT");
+            case LONG_ID: return new Datatype(LONG_ID, 8, long[].class, LongBuffer.class, "MPI_LONG");
+            case FLOAT_ID: return new Datatype(FLOAT_ID, 4, float[].class, FloatBuffer.class, "MPI_FLOAT");
+            case DOUBLE_ID: return new Datatype(DOUBLE_ID, 8, double[].class, DoubleBuffer.class, "MPI_DOUBLE");
+            case PACKED_ID: return new Datatype(PACKED_ID, 1, byte[].class, ByteBuffer.class, "MPI_PACKED");
+            default: throw new IllegalArgumentException("unknown basic datatype: id=" + id);
+        }
+    }
+
+    /** Java binding of {@code MPI_TYPE_SIZE}: bytes of data in one element. */
+    public int getSize()
+    {
+        return size;
+    }
+
+    /** Java binding of {@code MPI_TYPE_GET_EXTENT}: the extent, in elements of the base type (1). */
+    public int getExtent()
+    {
+        return 1;
+    }
+
+    /** Java binding of {@code MPI_TYPE_GET_EXTENT}: the lower bound (0 for basic types). */
+    public int getLb()
+    {
+        return 0;
+    }
+
+    /** Java binding of {@code MPI_TYPE_GET_NAME}. */
+    public String getName()
+    {
+        return name;
+    }
+
+    /** Java binding of {@code MPI_TYPE_COMMIT}; basic types are always committed. */
+    public void commit()
+    {
+        // Basic types need no commit.
+    }
+
+    /** Java binding of {@code MPI_TYPE_FREE}; predefined types cannot be freed. */
+    public void free()
+    {
+        // Predefined types are never freed.
+    }
+
+    /** Whether this is {@code MPI.DATATYPE_NULL}. */
+    public boolean isNull()
+    {
+        return id == NULL_ID;
+    }
+
+    @Override
+    public String toString()
+    {
+        return name;
+    }
+}

@@ -1,0 +1,411 @@
+package mpi;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.shmpi.affinity.Binding;
+import org.shmpi.affinity.CpuSet;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.shm.AbortKind;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.Futex;
+import org.shmpi.shm.RankProcess;
+import org.shmpi.shm.ShmpiConfig;
+
+/**
+ * The MPI environment: initialization, finalization, constants and predefined handles. The
+ * one class of shmpi with static state, because the API it implements is static.
+ */
+public final class MPI
+{
+    public static final int THREAD_SINGLE = 0;
+    public static final int THREAD_FUNNELED = 1;
+    public static final int THREAD_SERIALIZED = 2;
+    public static final int THREAD_MULTIPLE = 3;
+
+    public static final int ANY_SOURCE = -1;
+    public static final int ANY_TAG = -1;
+    public static final int PROC_NULL = -2;
+    public static final int ROOT = -4;
+    public static final int UNDEFINED = -32766;
+    /** Largest tag a message may carry. */
+    public static final int TAG_UB = Integer.MAX_VALUE;
+
+    public static final int IDENT = 0;
+    public static final int CONGRUENT = 1;
+    public static final int SIMILAR = 2;
+    public static final int UNEQUAL = 3;
+
+    /** MPI standard version implemented by this API. */
+    public static final int VERSION = 3;
+    public static final int SUBVERSION = 1;
+
+    public static final int SUCCESS = ErrorClass.SUCCESS;
+    public static final int ERR_BUFFER = ErrorClass.ERR_BUFFER;
+    public static final int ERR_COUNT = ErrorClass.ERR_COUNT;
+    public static final int ERR_TYPE = ErrorClass.ERR_TYPE;
+    public static final int ERR_TAG = ErrorClass.ERR_TAG;
+    public static final int ERR_COMM = ErrorClass.ERR_COMM;
+    public static final int ERR_RANK = ErrorClass.ERR_RANK;
+    public static final int ERR_REQUEST = ErrorClass.ERR_REQUEST;
+    public static final int ERR_ROOT = ErrorClass.ERR_ROOT;
+    public static final int ERR_GROUP = ErrorClass.ERR_GROUP;
+    public static final int ERR_OP = ErrorClass.ERR_OP;
+    public static final int ERR_TOPOLOGY = ErrorClass.ERR_TOPOLOGY;
+    public static final int ERR_DIMS = ErrorClass.ERR_DIMS;
+    public static final int ERR_ARG = ErrorClass.ERR_ARG;
+    public static final int ERR_UNKNOWN = ErrorClass.ERR_UNKNOWN;
+    public static final int ERR_TRUNCATE = ErrorClass.ERR_TRUNCATE;
+    public static final int ERR_OTHER = ErrorClass.ERR_OTHER;
+    public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
+    public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
+    public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
+    public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
+    public static final int ERR_SYSRESOURCE = ErrorClass.ERR_SYSRESOURCE;
+
+    public static final Datatype DATATYPE_NULL = Datatype.basic(Datatype.NULL_ID);
+    public static final Datatype BYTE = Datatype.basic(Datatype.BYTE_ID);
+    public static final Datatype CHAR = Datatype.basic(Datatype.CHAR_ID);
+    public static final Datatype SHORT = Datatype.basic(Datatype.SHORT_ID);
+    public static final Datatype BOOLEAN = Datatype.basic(Datatype.BOOLEAN_ID);
+    public static final Datatype INT = Datatype.basic(Datatype.INT_ID);
+    public static final Datatype LONG = Datatype.basic(Datatype.LONG_ID);
+    public static final Datatype FLOAT = Datatype.basic(Datatype.FLOAT_ID);
+    public static final Datatype DOUBLE = Datatype.basic(Datatype.DOUBLE_ID);
+    public static final Datatype PACKED = Datatype.basic(Datatype.PACKED_ID);
+
+    public static final Errhandler ERRORS_ARE_FATAL = new Errhandler(true, "MPI_ERRORS_ARE_FATAL");
+    public static final Errhandler ERRORS_RETURN = new Errhandler(false, "MPI_ERRORS_RETURN");
+
+    public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
+    public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
+
+    /** Context ids of the predefined communicators (point-to-point; +1 for collectives). */
+    private static final int WORLD_CONTEXT = 0;
+    private static final int SELF_CONTEXT = 2;
+
+    private static final Object LOCK = new Object();
+    private static volatile boolean initialized;
+    private static volatile boolean finalized;
+    private static RankProcess process;
+    private static PointToPointEngine engine;
+    private static int threadLevel = THREAD_SINGLE;
+    private static Thread mainThread;
+
+    private MPI()
+    {
+    }
+
+    /**
+     * Java binding of {@code MPI_INIT}. Joins the job started by {@code shmrun} (or, run with
+     * plain {@code java}, starts a world of one rank) and returns when every rank has joined.
+     *
+     * @param args the arguments of {@code main}
+     * @return the arguments, unchanged
+     */
+    public static String[] Init(final String[] args)
+    {
+        init(THREAD_SINGLE);
+        return args;
+    }
+
+    /**
+     * Java binding of {@code MPI_INIT_THREAD}. This release provides up to
+     * {@link #THREAD_SERIALIZED}; a request for more gets that.
+     *
+     * @return the thread level provided
+     */
+    public static int InitThread(final String[] args, final int required)
+    {
+        if (required < THREAD_SINGLE || required > THREAD_MULTIPLE)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "invalid thread level: required=" + required);
+        }
+        init(Math.min(required, THREAD_SERIALIZED));
+        return threadLevel;
+    }
+
+    private static void init(final int level)
+    {
+        synchronized (LOCK)
+        {
+            if (initialized)
+            {
+                throw new MPIException(ErrorClass.ERR_OTHER, "MPI is already initialized");
+            }
+            if (finalized)
+            {
+                throw new MPIException(ErrorClass.ERR_OTHER, "MPI cannot be initialized again after Finalize");
+            }
+            final ShmpiConfig config;
+            try
+            {
+                config = ShmpiConfig.fromSystem();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new MPIException(ErrorClass.ERR_ARG, "bad shmpi setting: " + ex.getMessage());
+            }
+            RankProcess p = null;
+            try
+            {
+                p = RankProcess.attach(config, System.getenv());
+                if (p.isSingleton())
+                {
+                    final RankProcess self = p;
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteSingletonJob(self), "shmpi-cleanup"));
+                }
+                final CpuSet allowed = Binding.currentAffinity();
+                p.job().binding(p.rank(), allowed.size() == 1 ? allowed.first() : -1, -1);
+                final Futex futex = Futex.open(config.futexEnabled());
+                engine = new PointToPointEngine(p.directory(), p.job(), p.rank(), config, futex);
+                p.initialized();
+                p.startWatchdog();
+                p.awaitAllInitialized();
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                if (p != null && !p.isSingleton())
+                {
+                    p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " failed in MPI_Init: " + ex.getMessage());
+                }
+                throw new MPIException(ErrorClass.ERR_OTHER, "MPI_Init failed: " + ex.getMessage(), ex);
+            }
+            process = p;
+            threadLevel = level;
+            mainThread = Thread.currentThread();
+            final int size = p.worldSize();
+            final int[] world = new int[size];
+            for (int i = 0; i < size; i++)
+            {
+                world[i] = i;
+            }
+            COMM_WORLD.bind(world, p.rank(), WORLD_CONTEXT);
+            COMM_SELF.bind(new int[] {p.rank()}, 0, SELF_CONTEXT);
+            installUncaughtHandler(mainThread);
+            initialized = true;
+        }
+    }
+
+    private static void installUncaughtHandler(final Thread thread)
+    {
+        final Thread.UncaughtExceptionHandler previous = thread.getUncaughtExceptionHandler();
+        thread.setUncaughtExceptionHandler((t, e) ->
+        {
+            final RankProcess p = process;
+            if (p != null && initialized && !finalized)
+            {
+                e.printStackTrace();
+                p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " threw " + e);
+            }
+            else if (previous != null)
+            {
+                previous.uncaughtException(t, e);
+            }
+        });
+    }
+
+    private static void deleteSingletonJob(final RankProcess p)
+    {
+        try
+        {
+            p.directory().delete();
+        }
+        catch (final IOException ignore)
+        {
+            // Left behind, it is found as stale by shmrun --cleanup.
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_FINALIZE}. Collective over {@code COMM_WORLD}: returns when
+     * every rank has called it, so no rank tears down while a peer still sends to it.
+     */
+    public static void Finalize()
+    {
+        synchronized (LOCK)
+        {
+            check();
+            COMM_WORLD.barrier();
+            finalized = true;
+            process.finalized();
+            engine.close();
+            process.close();
+        }
+    }
+
+    /** Java binding of {@code MPI_INITIALIZED}. */
+    public static boolean isInitialized()
+    {
+        return initialized;
+    }
+
+    /** Java binding of {@code MPI_FINALIZED}. */
+    public static boolean isFinalized()
+    {
+        return finalized;
+    }
+
+    /** Java binding of {@code MPI_QUERY_THREAD}: the thread level provided by Init. */
+    public static int queryThread()
+    {
+        check();
+        return threadLevel;
+    }
+
+    /** Java binding of {@code MPI_IS_THREAD_MAIN}: whether the caller is the thread that ran Init. */
+    public static boolean isThreadMain()
+    {
+        check();
+        return Thread.currentThread() == mainThread;
+    }
+
+    /** Java binding of {@code MPI_WTIME}: seconds since an arbitrary, fixed point in the past. */
+    public static double wtime()
+    {
+        return System.nanoTime() / 1e9;
+    }
+
+    /** Java binding of {@code MPI_WTICK}: resolution of {@link #wtime()} in seconds. */
+    public static double wtick()
+    {
+        return 1e-9;
+    }
+
+    /** Java binding of {@code MPI_GET_PROCESSOR_NAME}: the host name. */
+    public static String getProcessorName()
+    {
+        check();
+        try
+        {
+            final String name = new String(Files.readAllBytes(Path.of("/proc/sys/kernel/hostname")),
+                StandardCharsets.UTF_8).trim();
+            if (!name.isEmpty())
+            {
+                return name;
+            }
+        }
+        catch (final IOException ignore)
+        {
+            // Fall through to the environment.
+        }
+        final String env = System.getenv("HOSTNAME");
+        return env != null ? env : "localhost";
+    }
+
+    /** A direct byte buffer in native order. */
+    public static ByteBuffer newByteBuffer(final int capacity)
+    {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+    }
+
+    /** A direct char buffer in native order. */
+    public static CharBuffer newCharBuffer(final int capacity)
+    {
+        return newByteBuffer(Math.multiplyExact(capacity, 2)).asCharBuffer();
+    }
+
+    /** A direct short buffer in native order. */
+    public static ShortBuffer newShortBuffer(final int capacity)
+    {
+        return newByteBuffer(Math.multiplyExact(capacity, 2)).asShortBuffer();
+    }
+
+    /** A direct int buffer in native order. */
+    public static IntBuffer newIntBuffer(final int capacity)
+    {
+        return newByteBuffer(Math.multiplyExact(capacity, 4)).asIntBuffer();
+    }
+
+    /** A direct long buffer in native order. */
+    public static LongBuffer newLongBuffer(final int capacity)
+    {
+        return newByteBuffer(Math.multiplyExact(capacity, 8)).asLongBuffer();
+    }
+
+    /** A direct float buffer in native order. */
+    public static FloatBuffer newFloatBuffer(final int capacity)
+    {
+        return newByteBuffer(Math.multiplyExact(capacity, 4)).asFloatBuffer();
+    }
+
+    /** A direct double buffer in native order. */
+    public static DoubleBuffer newDoubleBuffer(final int capacity)
+    {
+        return newByteBuffer(Math.multiplyExact(capacity, 8)).asDoubleBuffer();
+    }
+
+    static void check()
+    {
+        if (!initialized)
+        {
+            throw new MPIException(ErrorClass.ERR_OTHER, "MPI is not initialized");
+        }
+        if (finalized)
+        {
+            throw new MPIException(ErrorClass.ERR_OTHER, "MPI is finalized");
+        }
+    }
+
+    static void checkDatatype(final Datatype type)
+    {
+        if (type == null || type.isNull())
+        {
+            throw new MPIException(ErrorClass.ERR_TYPE, "invalid datatype: " + type);
+        }
+    }
+
+    static PointToPointEngine engine()
+    {
+        return engine;
+    }
+
+    /** {@code Comm.abort}: record the call in the job file and end this process with the code. */
+    static void abortJob(final Comm comm, final int errorcode)
+    {
+        final RankProcess p = process;
+        if (p == null)
+        {
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(errorcode);
+            return;
+        }
+        p.abortJob(AbortKind.MPI_ABORT, errorcode,
+            "rank " + p.rank() + " called MPI_Abort(" + comm.getName() + ", " + errorcode + ")");
+    }
+
+    /** ERRORS_ARE_FATAL: report the error and abort the job, exiting with the error class. */
+    static void fatalError(final Comm comm, final MPIException ex)
+    {
+        final RankProcess p = process;
+        final String what = ErrorClass.name(ex.getErrorClass()) + " on " + comm.getName() + ": " + ex.getMessage();
+        System.err.println("shmpi: rank " + (p == null ? "?" : p.rank()) + ": " + what);
+        ex.printStackTrace();
+        final int code = ex.getErrorClass() > 0 ? ex.getErrorClass() : 1;
+        if (p != null)
+        {
+            p.abortJob(AbortKind.RANK_FAILED, code, "rank " + p.rank() + ": " + what);
+        }
+    }
+
+    /** Another rank (or the launcher) aborted the job while this one waited: exit now. */
+    static void exitBecauseAborted()
+    {
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(RankProcess.ABORTED_EXIT_CODE);
+    }
+}

@@ -1,0 +1,102 @@
+package org.shmpi.shm;
+
+/**
+ * MPI error classes, with the numeric values of the Open MPI 5.0 C headers, so that a program
+ * comparing {@code getErrorClass()} with a literal behaves as it did on Open MPI.
+ */
+public final class ErrorClass
+{
+    public static final int SUCCESS = 0;
+    public static final int ERR_BUFFER = 1;
+    public static final int ERR_COUNT = 2;
+    public static final int ERR_TYPE = 3;
+    public static final int ERR_TAG = 4;
+    public static final int ERR_COMM = 5;
+    public static final int ERR_RANK = 6;
+    public static final int ERR_REQUEST = 7;
+    public static final int ERR_ROOT = 8;
+    public static final int ERR_GROUP = 9;
+    public static final int ERR_OP = 10;
+    public static final int ERR_TOPOLOGY = 11;
+    public static final int ERR_DIMS = 12;
+    public static final int ERR_ARG = 13;
+    public static final int ERR_UNKNOWN = 14;
+    public static final int ERR_TRUNCATE = 15;
+    public static final int ERR_OTHER = 16;
+    public static final int ERR_INTERN = 17;
+    public static final int ERR_IN_STATUS = 18;
+    public static final int ERR_PENDING = 19;
+    public static final int ERR_ACCESS = 20;
+    public static final int ERR_AMODE = 21;
+    public static final int ERR_ASSERT = 22;
+    public static final int ERR_BAD_FILE = 23;
+    public static final int ERR_BASE = 24;
+    public static final int ERR_CONVERSION = 25;
+    public static final int ERR_DISP = 26;
+    public static final int ERR_DUP_DATAREP = 27;
+    public static final int ERR_FILE_EXISTS = 28;
+    public static final int ERR_FILE_IN_USE = 29;
+    public static final int ERR_FILE = 30;
+    public static final int ERR_INFO_KEY = 31;
+    public static final int ERR_INFO_NOKEY = 32;
+    public static final int ERR_INFO_VALUE = 33;
+    public static final int ERR_INFO = 34;
+    public static final int ERR_IO = 35;
+    public static final int ERR_KEYVAL = 36;
+    public static final int ERR_LOCKTYPE = 37;
+    public static final int ERR_NAME = 38;
+    public static final int ERR_NO_MEM = 39;
+    public static final int ERR_NOT_SAME = 40;
+    public static final int ERR_NO_SPACE = 41;
+    public static final int ERR_NO_SUCH_FILE = 42;
+    public static final int ERR_PORT = 43;
+    public static final int ERR_QUOTA = 44;
+    public static final int ERR_READ_ONLY = 45;
+    public static final int ERR_RMA_CONFLICT = 46;
+    public static final int ERR_RMA_SYNC = 47;
+    public static final int ERR_SERVICE = 48;
+    public static final int ERR_SIZE = 49;
+    public static final int ERR_SPAWN = 50;
+    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    public static final int ERR_UNSUPPORTED_OPERATION = 52;
+    public static final int ERR_WIN = 53;
+    public static final int ERR_SYSRESOURCE = -2;
+    /** Highest predefined error code; user codes start above it. */
+    public static final int ERR_LASTCODE = 92;
+
+    private ErrorClass()
+    {
+    }
+
+    /** Symbolic name of an error class, e.g. {@code MPI_ERR_RANK}, for messages. */
+    public static String name(final int errorClass)
+    {
+        switch (errorClass)
+        {
+            case SUCCESS: return "MPI_SUCCESS";
+            case ERR_BUFFER: return "MPI_ERR_BUFFER";
+            case ERR_COUNT: return "MPI_ERR_COUNT";
+            case ERR_TYPE: return "MPI_ERR_TYPE";
+            case ERR_TAG: return "MPI_ERR_TAG";
+            case ERR_COMM: return "MPI_ERR_COMM";
+            case ERR_RANK: return "MPI_ERR_RANK";
+            case ERR_REQUEST: return "MPI_ERR_REQUEST";
+            case ERR_ROOT: return "MPI_ERR_ROOT";
+            case ERR_GROUP: return "MPI_ERR_GROUP";
+            case ERR_OP: return "MPI_ERR_OP";
+            case ERR_TOPOLOGY: return "MPI_ERR_TOPOLOGY";
+            case ERR_DIMS: return "MPI_ERR_DIMS";
+            case ERR_ARG: return "MPI_ERR_ARG";
+            case ERR_UNKNOWN: return "MPI_ERR_UNKNOWN";
+            case ERR_TRUNCATE: return "MPI_ERR_TRUNCATE";
+            case ERR_OTHER: return "MPI_ERR_OTHER";
+            case ERR_INTERN: return "MPI_ERR_INTERN";
+            case ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
+            case ERR_PENDING: return "MPI_ERR_PENDING";
+            case ERR_NO_MEM: return "MPI_ERR_NO_MEM";
+            case ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
+            case ERR_SYSRESOURCE: return "MPI_ERR_SYSRESOURCE";
+            default: return "MPI error class " + errorClass;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.shmpi.shm;
+
+import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
+
+/**
+ * Layout of the job file {@code <jobdir>/job}: one per job, created by the launcher, mapped by
+ * every rank. All fields are little-endian (native order; every reader is on the same machine).
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                         Magic (64)                            |  0  launcher, before ready
+ *  +---------------------------------------------------------------+
+ *  |                         Version (ready flag, written last)    |  8  launcher, release
+ *  +---------------------------------------------------------------+
+ *  |                         World size                            | 12  launcher
+ *  +---------------------------------------------------------------+
+ *  |                         Launcher pid (64)                     | 16  launcher
+ *  +---------------------------------------------------------------+
+ *  |                         Launcher start time, epoch ms (64)    | 24  launcher
+ *  +---------------------------------------------------------------+
+ *  |                         Ring capacity                         | 32  launcher
+ *  +---------------------------------------------------------------+
+ *  |                         ... pad to 128 ...                    |
+ *  +---------------------------------------------------------------+
+ *  |                         Launcher heartbeat, nanoTime (64)     | 128 launcher, release
+ *  +---------------------------------------------------------------+
+ *  |                         ... pad to 256 ...                    |
+ *  +---------------------------------------------------------------+
+ *  |                         Abort state                           | 256 CAS 0->1 by the first
+ *  +---------------------------------------------------------------+      aborter, 2 = published
+ *  |                         Abort code                            | 260
+ *  +---------------------------------------------------------------+
+ *  |                         Abort rank (-1 = launcher)            | 264
+ *  +---------------------------------------------------------------+
+ *  |                         Abort kind                            | 268
+ *  +---------------------------------------------------------------+
+ *  |                         Abort reason length                   | 272
+ *  +---------------------------------------------------------------+
+ *  |                         Abort reason, UTF-8 (236 bytes)       | 276
+ *  +---------------------------------------------------------------+
+ *  |                         Rank slot 0 (128 bytes)               | 512
+ *  |                         Rank slot 1 ...                       |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * A rank slot, two cache lines so that neighbouring ranks' heartbeats never share a line:
+ * <pre>
+ *  +0  pid (64)                    rank, before state
+ *  +8  state                       rank, release (see {@link RankState})
+ *  +12 exit code                   rank
+ *  +16 heartbeat, nanoTime (64)    rank, release
+ *  +24 pid start time, epoch ms    rank, before state
+ *  +32 bound CPU (-1 = unbound)    rank
+ *  +36 NUMA node (-1 = unknown)    rank
+ * </pre>
+ * {@code System.nanoTime} is {@code CLOCK_MONOTONIC} on Linux, the same clock in every process,
+ * so heartbeats compare across processes.
+ */
+public final class JobFileDescriptor
+{
+    /** "SHMPIJOB" in ASCII, read as a little-endian long. */
+    public static final long MAGIC = 0x424F4A49504D4853L;
+    public static final int MAJOR_VERSION = 1;
+    public static final int MINOR_VERSION = 0;
+    /** The version word: major in the high 16 bits, minor in the low 16; never 0. */
+    public static final int VERSION = (MAJOR_VERSION << 16) | MINOR_VERSION;
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 8;
+    public static final int WORLD_SIZE_OFFSET = 12;
+    public static final int LAUNCHER_PID_OFFSET = 16;
+    public static final int LAUNCHER_START_TIME_OFFSET = 24;
+    public static final int RING_CAPACITY_OFFSET = 32;
+
+    public static final int LAUNCHER_HEARTBEAT_OFFSET = 2 * CACHE_LINE_LENGTH;
+
+    public static final int ABORT_STATE_OFFSET = 4 * CACHE_LINE_LENGTH;
+    public static final int ABORT_CODE_OFFSET = ABORT_STATE_OFFSET + 4;
+    public static final int ABORT_RANK_OFFSET = ABORT_STATE_OFFSET + 8;
+    public static final int ABORT_KIND_OFFSET = ABORT_STATE_OFFSET + 12;
+    public static final int ABORT_REASON_LENGTH_OFFSET = ABORT_STATE_OFFSET + 16;
+    public static final int ABORT_REASON_OFFSET = ABORT_STATE_OFFSET + 20;
+    public static final int ABORT_REASON_MAX_LENGTH = 4 * CACHE_LINE_LENGTH - 20;
+
+    public static final int RANK_SLOTS_OFFSET = 8 * CACHE_LINE_LENGTH;
+    public static final int RANK_SLOT_LENGTH = 2 * CACHE_LINE_LENGTH;
+
+    public static final int SLOT_PID_OFFSET = 0;
+    public static final int SLOT_STATE_OFFSET = 8;
+    public static final int SLOT_EXIT_CODE_OFFSET = 12;
+    public static final int SLOT_HEARTBEAT_OFFSET = 16;
+    public static final int SLOT_PID_START_TIME_OFFSET = 24;
+    public static final int SLOT_CPU_OFFSET = 32;
+    public static final int SLOT_NUMA_NODE_OFFSET = 36;
+
+    /** Abort states. */
+    public static final int ABORT_NONE = 0;
+    public static final int ABORT_WRITING = 1;
+    public static final int ABORT_PUBLISHED = 2;
+
+    /** Largest world a job file holds; a bound so a corrupt size cannot map gigabytes. */
+    public static final int MAX_WORLD_SIZE = 1 << 16;
+
+    private JobFileDescriptor()
+    {
+    }
+
+    /** Total length of a job file for a world of {@code worldSize} ranks. */
+    public static int length(final int worldSize)
+    {
+        checkWorldSize(worldSize);
+        return RANK_SLOTS_OFFSET + worldSize * RANK_SLOT_LENGTH;
+    }
+
+    /** Offset of rank {@code rank}'s slot. */
+    public static int slotOffset(final int rank)
+    {
+        return RANK_SLOTS_OFFSET + rank * RANK_SLOT_LENGTH;
+    }
+
+    public static void checkWorldSize(final int worldSize)
+    {
+        if (worldSize < 1 || worldSize > MAX_WORLD_SIZE)
+        {
+            throw new IllegalArgumentException(
+                "world size out of range: worldSize=" + worldSize + ", max=" + MAX_WORLD_SIZE);
+        }
+    }
+
+    public static int majorVersion(final int version)
+    {
+        return version >>> 16;
+    }
+}

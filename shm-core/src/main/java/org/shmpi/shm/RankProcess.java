@@ -1,0 +1,331 @@
+package org.shmpi.shm;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * This process's membership in a job: it attaches to the job file named by the environment
+ * that {@code shmrun} sets ({@link #JOB_DIR_ENV}, {@link #RANK_ENV}), publishes its pid and
+ * state, heartbeats, and watches the job. Without that environment the process is a singleton:
+ * it creates a private job of size 1 and removes it when it finalizes or exits.
+ *
+ * <p>The watchdog thread is what guarantees that no rank waits forever: when the job's abort
+ * word is set, or the launcher's heartbeat stops, it ends this process within one interval.
+ */
+public final class RankProcess implements AutoCloseable
+{
+    public static final String JOB_DIR_ENV = "SHMPI_JOB_DIR";
+    public static final String RANK_ENV = "SHMPI_RANK";
+    public static final String WORLD_SIZE_ENV = "SHMPI_WORLD_SIZE";
+
+    /** Exit status of a rank ended because another rank or the launcher failed. */
+    public static final int ABORTED_EXIT_CODE = 1;
+
+    private final ShmpiConfig config;
+    private final JobDirectory directory;
+    private final JobFile job;
+    private final int rank;
+    private final boolean singleton;
+    private final long launcherPid;
+    private final long launcherStartMillis;
+    private volatile boolean watchdogRunning;
+    private Thread watchdog;
+    private volatile boolean closed;
+
+    private RankProcess(
+        final ShmpiConfig config,
+        final JobDirectory directory,
+        final JobFile job,
+        final int rank,
+        final boolean singleton)
+    {
+        this.config = config;
+        this.directory = directory;
+        this.job = job;
+        this.rank = rank;
+        this.singleton = singleton;
+        this.launcherPid = job.launcherPid();
+        this.launcherStartMillis = job.launcherStartMillis();
+    }
+
+    /**
+     * Joins the job named by {@code env}, or starts a singleton job when {@code env} names none.
+     * Publishes STARTED in this rank's slot.
+     */
+    public static RankProcess attach(final ShmpiConfig config, final Map<String, String> env) throws IOException
+    {
+        final String dir = env.get(JOB_DIR_ENV);
+        final long pid = ProcessHandle.current().pid();
+        final long startMillis = Processes.selfStartMillis();
+        if (dir == null || dir.isEmpty())
+        {
+            final JobDirectory directory = JobDirectory.create(config.shmDir(), pid, startMillis);
+            final JobFile job = JobFile.create(directory.jobFile(), 1, pid, startMillis, config.ringCapacity());
+            job.publishStarted(0, pid, startMillis);
+            return new RankProcess(config, directory, job, 0, true);
+        }
+        final String rankText = env.get(RANK_ENV);
+        final int rank;
+        try
+        {
+            rank = Integer.parseInt(rankText == null ? "" : rankText.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IOException("bad or missing " + RANK_ENV + ": " + RANK_ENV + "=" + rankText, ex);
+        }
+        final JobDirectory directory = new JobDirectory(java.nio.file.Path.of(dir));
+        final JobFile job = JobFile.attach(directory.jobFile(), config.initTimeoutMs());
+        if (rank < 0 || rank >= job.worldSize())
+        {
+            job.close();
+            throw new IOException("rank out of range: " + RANK_ENV + "=" + rank + ", worldSize=" + job.worldSize());
+        }
+        job.publishStarted(rank, pid, startMillis);
+        return new RankProcess(config, directory, job, rank, false);
+    }
+
+    public int rank()
+    {
+        return rank;
+    }
+
+    public int worldSize()
+    {
+        return job.worldSize();
+    }
+
+    public JobFile job()
+    {
+        return job;
+    }
+
+    public JobDirectory directory()
+    {
+        return directory;
+    }
+
+    public ShmpiConfig config()
+    {
+        return config;
+    }
+
+    public boolean isSingleton()
+    {
+        return singleton;
+    }
+
+    /** Starts the heartbeat/watchdog daemon thread. */
+    public synchronized void startWatchdog()
+    {
+        if (watchdog != null)
+        {
+            return;
+        }
+        watchdogRunning = true;
+        watchdog = new Thread(this::watch, "shmpi-watchdog-" + rank);
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
+    private void watch()
+    {
+        final long intervalMs = config.heartbeatIntervalMs();
+        final long launcherTimeoutNs = config.launcherTimeoutMs() * 1_000_000L;
+        while (watchdogRunning)
+        {
+            final long now = System.nanoTime();
+            job.heartbeat(rank, now);
+            if (job.isAborted())
+            {
+                onJobAborted();
+            }
+            if (!singleton)
+            {
+                final long sinceLauncher = now - job.launcherHeartbeat();
+                if (sinceLauncher > launcherTimeoutNs || !Processes.isAlive(launcherPid, launcherStartMillis))
+                {
+                    if (!watchdogRunning)
+                    {
+                        return;
+                    }
+                    halt(ABORTED_EXIT_CODE, "shmpi: rank " + rank + ": launcher (pid " + launcherPid +
+                        ") is gone; exiting");
+                }
+            }
+            try
+            {
+                Thread.sleep(intervalMs);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+        }
+    }
+
+    private void onJobAborted()
+    {
+        if (!watchdogRunning)
+        {
+            return;
+        }
+        // Wait briefly for the abort's fields to be published, to report the right code.
+        final long deadline = System.nanoTime() + 100_000_000L;
+        while (!job.isAbortPublished() && System.nanoTime() - deadline < 0)
+        {
+            Thread.onSpinWait();
+        }
+        final int code = job.abortRank() == rank && job.abortKind() == AbortKind.MPI_ABORT ?
+            job.abortCode() : ABORTED_EXIT_CODE;
+        halt(code, null);
+    }
+
+    /** Ends this process at once (no shutdown hooks: they could block on shared state). */
+    private void halt(final int code, final String message)
+    {
+        final PrintStream err = System.err;
+        if (message != null)
+        {
+            err.println(message);
+        }
+        System.out.flush();
+        err.flush();
+        if (singleton)
+        {
+            deleteQuietly();
+        }
+        Runtime.getRuntime().halt(code);
+    }
+
+    /**
+     * Waits until every rank has published INITIALIZED (or later). Fails, after recording an
+     * abort, when a rank failed or when the init deadline passes: the error names the ranks that
+     * never came.
+     */
+    public void awaitAllInitialized() throws IOException
+    {
+        final long deadline = System.nanoTime() + config.initTimeoutMs() * 1_000_000L;
+        final int size = job.worldSize();
+        int next = 0;
+        long napNs = 10_000;
+        while (next < size)
+        {
+            final int state = job.state(next);
+            if (state >= RankState.INITIALIZED && state != RankState.FAILED)
+            {
+                next++;
+                continue;
+            }
+            if (state == RankState.FAILED || job.isAborted())
+            {
+                throw new IOException("job aborted while waiting in MPI_Init: rank " + next + " state=" +
+                    RankState.name(state));
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                final List<Integer> missing = new ArrayList<>();
+                for (int r = 0; r < size; r++)
+                {
+                    final int s = job.state(r);
+                    if (s < RankState.INITIALIZED)
+                    {
+                        missing.add(r);
+                    }
+                }
+                final String reason = "MPI_Init timed out after " + config.initTimeoutMs() +
+                    " ms: ranks never attached: " + missing;
+                job.tryAbort(AbortKind.INIT_TIMEOUT, rank, 1, reason);
+                throw new IOException(reason);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(napNs);
+            napNs = Math.min(1_000_000, napNs * 2);
+        }
+    }
+
+    /** Publishes INITIALIZED: this rank's inbox is ready for peers. */
+    public void initialized()
+    {
+        job.state(rank, RankState.INITIALIZED);
+    }
+
+    /** Publishes FINALIZED and stops the watchdog. */
+    public void finalized()
+    {
+        job.state(rank, RankState.FINALIZED);
+        stopWatchdog();
+    }
+
+    /**
+     * Aborts the job: records the reason (first aborter wins), marks this rank FAILED, and ends
+     * the process with {@code exitCode}. The launcher stops the other ranks.
+     */
+    public void abortJob(final int kind, final int exitCode, final String reason)
+    {
+        job.tryAbort(kind, rank, exitCode, reason);
+        job.failed(rank, exitCode);
+        stopWatchdog();
+        halt(exitCode, null);
+    }
+
+    /** Whether this job has been aborted (by anyone). */
+    public boolean isJobAborted()
+    {
+        return job.isAborted();
+    }
+
+    private void stopWatchdog()
+    {
+        final Thread t;
+        synchronized (this)
+        {
+            watchdogRunning = false;
+            t = watchdog;
+            watchdog = null;
+        }
+        if (t != null && t != Thread.currentThread())
+        {
+            t.interrupt();
+            try
+            {
+                t.join(5_000);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void deleteQuietly()
+    {
+        try
+        {
+            directory.delete();
+        }
+        catch (final IOException ignore)
+        {
+            // A singleton's leftover directory is found as stale by shmrun --cleanup.
+        }
+    }
+
+    /** Stops the watchdog, unmaps the job file; a singleton also removes its job directory. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        stopWatchdog();
+        job.close();
+        if (singleton)
+        {
+            deleteQuietly();
+        }
+    }
+}

@@ -1,0 +1,416 @@
+package org.shmpi.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.shmpi.affinity.Binding;
+import org.shmpi.affinity.CpuSet;
+import org.shmpi.affinity.MappingPolicy;
+import org.shmpi.affinity.RankMapper;
+import org.shmpi.affinity.Topology;
+import org.shmpi.shm.AbortKind;
+import org.shmpi.shm.JobDirectory;
+import org.shmpi.shm.JobFile;
+import org.shmpi.shm.Processes;
+import org.shmpi.shm.RankProcess;
+import org.shmpi.shm.RankState;
+import org.shmpi.shm.ShmpiConfig;
+
+/**
+ * One run of {@code shmrun}: creates the job in shared memory, starts one JVM per rank, relays
+ * their output, watches them, and ends the job. The first rank that fails decides the exit
+ * status and the one-line reason; the launcher then records an abort in the job file (every
+ * rank's watchdog ends its process within one heartbeat interval) and kills whatever is still
+ * running after the grace period. The job directory is removed at the end, whatever happened,
+ * unless {@code --keep-shm}.
+ */
+final class Job
+{
+    /** Exit status when {@code --timeout} expires (as timeout(1)). */
+    static final int TIMEOUT_EXIT_CODE = 124;
+    private static final long POLL_MS = 5;
+
+    private final LaunchOptions options;
+    private final ShmpiConfig config;
+    private final List<String> shmpiClasspath;
+    private final List<String> rankJvmFlags;
+    private final PrintStream err;
+    private final Object outputLock = new Object();
+
+    private JobDirectory directory;
+    private JobFile job;
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Thread> pumps = new ArrayList<>();
+    private volatile int signal;
+    private volatile boolean finished;
+    private boolean aborting;
+    private long killDeadlineNs;
+    private int status;
+    private String reason;
+
+    Job(final LaunchOptions options, final ShmpiConfig config, final List<String> shmpiClasspath,
+        final List<String> rankJvmFlags, final PrintStream err)
+    {
+        this.options = options;
+        this.config = config;
+        this.shmpiClasspath = shmpiClasspath;
+        this.rankJvmFlags = rankJvmFlags;
+        this.err = err;
+    }
+
+    int run() throws IOException
+    {
+        for (final Path stale : JobDirectory.cleanupStale(config.shmDir()))
+        {
+            err.println("shmrun: removed stale job directory " + stale);
+        }
+        final long pid = ProcessHandle.current().pid();
+        final long startMillis = Processes.selfStartMillis();
+        directory = JobDirectory.create(config.shmDir(), pid, startMillis);
+        final Thread cleanupHook = new Thread(this::emergencyCleanup, "shmrun-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanupHook);
+        try
+        {
+            job = JobFile.create(directory.jobFile(), options.np, pid, startMillis, config.ringCapacity());
+            final Thread heartbeat = new Thread(this::heartbeat, "shmrun-heartbeat");
+            heartbeat.setDaemon(true);
+            heartbeat.start();
+            Signals.handle(sig -> signal = sig, "INT", "TERM");
+            startRanks();
+            monitor();
+        }
+        finally
+        {
+            finished = true;
+            for (final Thread pump : pumps)
+            {
+                try
+                {
+                    pump.join(2_000);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (options.keepShm)
+            {
+                err.println("shmrun: job directory kept: " + directory.path());
+            }
+            else
+            {
+                directory.delete();
+            }
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(cleanupHook);
+            }
+            catch (final IllegalStateException ignore)
+            {
+                // Already shutting down.
+            }
+        }
+        if (reason != null)
+        {
+            err.println(reason);
+        }
+        return status;
+    }
+
+    private void heartbeat()
+    {
+        while (!finished)
+        {
+            job.launcherHeartbeat(System.nanoTime());
+            try
+            {
+                Thread.sleep(config.heartbeatIntervalMs());
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+        }
+    }
+
+    private void startRanks() throws IOException
+    {
+        final List<CpuSet> bindings = new ArrayList<>();
+        if (options.bindTo != MappingPolicy.NONE)
+        {
+            final Topology topology = Topology.detect(System.getProperties());
+            bindings.addAll(new RankMapper(topology, options.bindTo).map(options.np));
+        }
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final List<String> cp = new ArrayList<>(options.classpath);
+        if (cp.isEmpty())
+        {
+            final String envCp = System.getenv("CLASSPATH");
+            cp.add(envCp != null && !envCp.isEmpty() ? envCp : ".");
+        }
+        cp.addAll(shmpiClasspath);
+        final String classpath = String.join(File.pathSeparator, cp);
+
+        for (int rank = 0; rank < options.np; rank++)
+        {
+            final List<String> cmd = new ArrayList<>();
+            if (!bindings.isEmpty())
+            {
+                cmd.addAll(Binding.taskset(bindings.get(rank)));
+            }
+            cmd.add(java);
+            cmd.addAll(rankJvmFlags);
+            cmd.addAll(options.jvmArgs);
+            cmd.add("-cp");
+            cmd.add(classpath);
+            cmd.add(options.mainClass);
+            cmd.addAll(options.programArgs);
+
+            final ProcessBuilder pb = new ProcessBuilder(cmd);
+            final Map<String, String> env = pb.environment();
+            env.putAll(options.env);
+            env.put(RankProcess.JOB_DIR_ENV, directory.path().toString());
+            env.put(RankProcess.RANK_ENV, Integer.toString(rank));
+            env.put(RankProcess.WORLD_SIZE_ENV, Integer.toString(options.np));
+            // Programs written for Open MPI sometimes read these.
+            env.put("OMPI_COMM_WORLD_RANK", Integer.toString(rank));
+            env.put("OMPI_COMM_WORLD_SIZE", Integer.toString(options.np));
+            env.put("OMPI_COMM_WORLD_LOCAL_RANK", Integer.toString(rank));
+            env.put("OMPI_COMM_WORLD_LOCAL_SIZE", Integer.toString(options.np));
+            pb.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT :
+                ProcessBuilder.Redirect.from(new File("/dev/null")));
+            final Process process;
+            try
+            {
+                process = pb.start();
+            }
+            catch (final IOException ex)
+            {
+                fail(AbortKind.RANK_EXITED, rank, 127, "shmrun: cannot start rank " + rank + ": " + ex.getMessage());
+                return;
+            }
+            processes.add(process);
+            final String outTag = options.tagOutput ? "[1," + rank + "]<stdout>:" : null;
+            final String errTag = options.tagOutput ? "[1," + rank + "]<stderr>:" : null;
+            final OutputPump out = new OutputPump("shmrun-out-" + rank, process.getInputStream(), System.out,
+                outputLock, outTag);
+            final OutputPump errPump = new OutputPump("shmrun-err-" + rank, process.getErrorStream(), System.err,
+                outputLock, errTag);
+            out.start();
+            errPump.start();
+            pumps.add(out);
+            pumps.add(errPump);
+            if (options.reportBindings)
+            {
+                final String where = bindings.isEmpty() ? "not bound" : "bound to CPUs " + bindings.get(rank);
+                synchronized (outputLock)
+                {
+                    err.println("shmrun: rank " + rank + " (pid " + process.pid() + ") " + where);
+                }
+            }
+        }
+    }
+
+    private void monitor()
+    {
+        final boolean[] exited = new boolean[processes.size()];
+        int running = processes.size();
+        final long startNs = System.nanoTime();
+        final long timeoutNs = options.timeoutSeconds * 1_000_000_000L;
+        while (running > 0)
+        {
+            for (int r = 0; r < processes.size(); r++)
+            {
+                if (!exited[r] && !processes.get(r).isAlive())
+                {
+                    exited[r] = true;
+                    running--;
+                    onExit(r, processes.get(r));
+                }
+            }
+            final long now = System.nanoTime();
+            final int sig = signal;
+            if (sig != 0 && !aborting)
+            {
+                fail(AbortKind.LAUNCHER_SIGNALLED, -1, 128 + sig,
+                    "shmrun: got " + Signals.name(sig) + "; terminated all ranks");
+                for (final Process p : processes)
+                {
+                    p.destroy();
+                }
+            }
+            if (timeoutNs > 0 && now - startNs > timeoutNs && !aborting)
+            {
+                fail(AbortKind.TIMEOUT, -1, TIMEOUT_EXIT_CODE,
+                    "shmrun: job timed out after " + options.timeoutSeconds + " s; terminated all ranks");
+            }
+            if (aborting && now - killDeadlineNs > 0)
+            {
+                for (final Process p : processes)
+                {
+                    if (p.isAlive())
+                    {
+                        p.destroyForcibly();
+                    }
+                }
+            }
+            if (running > 0)
+            {
+                try
+                {
+                    Thread.sleep(POLL_MS);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        if (processes.size() < options.np && !aborting)
+        {
+            fail(AbortKind.RANK_EXITED, -1, 1, "shmrun: not every rank could be started");
+        }
+    }
+
+    private void onExit(final int rank, final Process process)
+    {
+        final int code = process.exitValue();
+        final int state = job.state(rank);
+        final boolean withoutFinalize = state == RankState.STARTED || state == RankState.INITIALIZED;
+        if (aborting || (code == 0 && !withoutFinalize))
+        {
+            return;
+        }
+        if (code == 130 || code == 143)
+        {
+            // The terminal's Ctrl-C reaches the ranks too; let our own signal handler win the race.
+            sleepQuietly(100);
+            if (signal != 0)
+            {
+                return;
+            }
+        }
+        if (job.isAborted())
+        {
+            awaitAbortPublished();
+            final int abortRank = job.abortRank();
+            if (abortRank >= 0)
+            {
+                final int kind = job.abortKind();
+                final String recorded = job.abortReason();
+                if (kind == AbortKind.MPI_ABORT)
+                {
+                    fail(kind, abortRank, job.abortCode(), "shmrun: " + recorded);
+                }
+                else if (kind == AbortKind.RANK_FAILED)
+                {
+                    fail(kind, abortRank, job.abortCode(), "shmrun: rank " + abortRank + " (pid " + job.pid(abortRank) +
+                        ") failed: " + stripRankPrefix(recorded, abortRank));
+                }
+                else
+                {
+                    fail(kind, abortRank, code == 0 ? 1 : code, "shmrun: " + recorded);
+                }
+                return;
+            }
+        }
+        final String what;
+        final int exitStatus;
+        if (code == 0)
+        {
+            what = "exited without calling MPI_Finalize";
+            exitStatus = 1;
+        }
+        else if (code > 128 && code < 128 + 65 && state != RankState.FAILED)
+        {
+            what = "killed by signal " + (code - 128) + " (" + Signals.name(code - 128) + ")";
+            exitStatus = code;
+        }
+        else
+        {
+            what = "exited with code " + code;
+            exitStatus = code;
+        }
+        fail(AbortKind.RANK_EXITED, rank, exitStatus, "shmrun: rank " + rank + " (pid " + process.pid() + ") " + what);
+    }
+
+    private static String stripRankPrefix(final String recorded, final int rank)
+    {
+        final String prefix = "rank " + rank + " ";
+        final String prefixColon = "rank " + rank + ": ";
+        if (recorded.startsWith(prefixColon))
+        {
+            return recorded.substring(prefixColon.length());
+        }
+        return recorded.startsWith(prefix) ? recorded.substring(prefix.length()) : recorded;
+    }
+
+    private void awaitAbortPublished()
+    {
+        final long deadline = System.nanoTime() + 200_000_000L;
+        while (!job.isAbortPublished() && System.nanoTime() - deadline < 0)
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Records the job's failure (first one wins) and starts the grace period before killing. */
+    private void fail(final int kind, final int rank, final int exitStatus, final String message)
+    {
+        if (aborting)
+        {
+            return;
+        }
+        aborting = true;
+        status = exitStatus;
+        reason = message;
+        job.tryAbort(kind, rank, exitStatus, message.startsWith("shmrun: ") ? message.substring(8) : message);
+        killDeadlineNs = System.nanoTime() + config.abortGraceMs() * 1_000_000L;
+    }
+
+    /** JVM shutting down without finishing (e.g. SIGHUP): kill the ranks, remove the directory. */
+    private void emergencyCleanup()
+    {
+        if (finished)
+        {
+            return;
+        }
+        if (job != null)
+        {
+            job.tryAbort(AbortKind.LAUNCHER_SIGNALLED, -1, 1, "launcher is shutting down");
+        }
+        for (final Process p : processes)
+        {
+            p.destroyForcibly();
+        }
+        if (!options.keepShm && directory != null)
+        {
+            try
+            {
+                directory.delete();
+            }
+            catch (final IOException ignore)
+            {
+                // Found as stale by the next shmrun.
+            }
+        }
+    }
+
+    private static void sleepQuietly(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

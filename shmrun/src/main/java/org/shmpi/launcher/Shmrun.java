@@ -1,0 +1,159 @@
+package org.shmpi.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.shmpi.shm.JobDirectory;
+import org.shmpi.shm.ShmpiConfig;
+
+/**
+ * {@code shmrun}: starts an MPI job of N ranks, one JVM each, over shared memory. The
+ * {@code bin/shmrun} script starts this class with the JVM flags the runtime needs and tells it
+ * where shmpi lives ({@code -Dshmpi.home}) and which flags the ranks need
+ * ({@code -Dshmpi.rank.jvm.flags}).
+ */
+public final class Shmrun
+{
+    static final String HOME_PROP = "shmpi.home";
+    static final String RANK_JVM_FLAGS_PROP = "shmpi.rank.jvm.flags";
+
+    private Shmrun()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        System.exit(run(args, System.err));
+    }
+
+    static int run(final String[] args, final PrintStream err)
+    {
+        final LaunchOptions options;
+        try
+        {
+            options = LaunchOptions.parse(args, System.getenv());
+        }
+        catch (final LaunchOptions.UsageException ex)
+        {
+            err.println("shmrun: " + ex.getMessage());
+            return 2;
+        }
+        final ShmpiConfig config;
+        try
+        {
+            config = ShmpiConfig.fromSystem();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("shmrun: bad setting: " + ex.getMessage());
+            return 2;
+        }
+        try
+        {
+            switch (options.action())
+            {
+                case HELP:
+                    System.out.print(usage());
+                    return 0;
+                case VERSION:
+                    System.out.println("shmrun (shmpi) " + Version.VERSION);
+                    return 0;
+                case INFO:
+                    System.out.print(ShmInfo.report(config));
+                    return 0;
+                case CLEANUP:
+                {
+                    final List<Path> removed = JobDirectory.cleanupStale(config.shmDir());
+                    for (final Path p : removed)
+                    {
+                        System.out.println("shmrun: removed stale job directory " + p);
+                    }
+                    System.out.println("shmrun: " + removed.size() + " stale job director" +
+                        (removed.size() == 1 ? "y" : "ies") + " removed");
+                    return 0;
+                }
+                case RUN:
+                default:
+                    return new Job(options, config, shmpiClasspath(), rankJvmFlags(), err).run();
+            }
+        }
+        catch (final IOException ex)
+        {
+            err.println("shmrun: " + ex);
+            return 1;
+        }
+    }
+
+    /** The jars of shmpi itself, from {@code <shmpi.home>/lib}, else this JVM's class path. */
+    static List<String> shmpiClasspath() throws IOException
+    {
+        final String home = System.getProperty(HOME_PROP);
+        final List<String> jars = new ArrayList<>();
+        if (home != null)
+        {
+            final Path lib = Path.of(home, "lib");
+            try (DirectoryStream<Path> dir = Files.newDirectoryStream(lib, "*.jar"))
+            {
+                for (final Path jar : dir)
+                {
+                    jars.add(jar.toAbsolutePath().toString());
+                }
+            }
+            jars.sort(String::compareTo);
+            return jars;
+        }
+        jars.addAll(Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator)));
+        return jars;
+    }
+
+    static List<String> rankJvmFlags()
+    {
+        final String flags = System.getProperty(RANK_JVM_FLAGS_PROP, "").trim();
+        final List<String> list = new ArrayList<>();
+        if (!flags.isEmpty())
+        {
+            list.addAll(Arrays.asList(flags.split("\\s+")));
+        }
+        return list;
+    }
+
+    static String usage()
+    {
+        return String.join("\n",
+            "Usage: shmrun -np N [options] -cp CLASSPATH MainClass [args...]",
+            "       shmrun -np N [options] -jar app.jar [args...]",
+            "       shmrun -np N [options] java [jvm options] MainClass [args...]",
+            "       shmrun --cleanup | --info | --version | --help",
+            "",
+            "Starts N ranks of an MPI program, one JVM each, talking through shared memory.",
+            "",
+            "Options:",
+            "  -np N, -n N            number of ranks",
+            "  --bind-to core|numa|none  pin each rank to a core (round robin over the allowed",
+            "                         CPUs, one hardware thread per core first) or a NUMA node",
+            "  --report-bindings      print where each rank is bound",
+            "  --timeout SECONDS      abort the job when it runs longer (exit status 124)",
+            "  --tag-output           prefix each output line with [1,rank]<stdout>: or <stderr>:",
+            "  -x NAME[=VALUE]        pass an environment variable to every rank",
+            "  -DNAME=VALUE           set a system property in every rank",
+            "  --jvm-arg ARG          pass a JVM option to every rank",
+            "  --mca NAME VALUE       set the shmpi setting shmpi.NAME in every rank",
+            "  --keep-shm             keep the job directory in /dev/shm for inspection",
+            "  --cleanup              remove job directories left by dead jobs (never a live one's)",
+            "  --info                 print version, topology and settings (same as shminfo)",
+            "  --version              print the version",
+            "  -h, --help             print this help",
+            "",
+            "Exit status: 0 when every rank exits 0; otherwise the status of the first rank that",
+            "failed (128+N for signal N), the code given to MPI_Abort, 124 on --timeout, 130 on",
+            "SIGINT and 143 on SIGTERM; 2 for a bad command line.",
+            "");
+    }
+}
