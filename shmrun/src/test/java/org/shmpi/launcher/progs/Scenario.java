@@ -1,0 +1,161 @@
+package org.shmpi.launcher.progs;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+
+import mpi.MPI;
+
+/**
+ * One rank program with many behaviours, chosen by the first argument, so that the lifecycle
+ * tests launch real jobs without a class per case. Lines it prints are parsed by the tests.
+ */
+public final class Scenario
+{
+    private Scenario()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        final String mode = args[0];
+        final int target = args.length > 1 ? Integer.parseInt(args[1]) : -1;
+        final int code = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        final int myRank = Integer.parseInt(System.getenv().getOrDefault("SHMPI_RANK", "0"));
+
+        if (mode.equals("kill-before-init") && myRank == target)
+        {
+            killSelf();
+        }
+        if (mode.equals("never-init") && myRank == target)
+        {
+            Thread.sleep(120_000);
+            return;
+        }
+
+        MPI.Init(args);
+        final int rank = MPI.COMM_WORLD.getRank();
+        final int size = MPI.COMM_WORLD.getSize();
+        final long pid = ProcessHandle.current().pid();
+        switch (mode)
+        {
+            case "ok":
+            {
+                final int[] token = {rank};
+                final int[] in = new int[1];
+                final int next = (rank + 1) % size;
+                final int prev = (rank + size - 1) % size;
+                if (rank % 2 == 0)
+                {
+                    MPI.COMM_WORLD.send(token, 1, MPI.INT, next, 1);
+                    MPI.COMM_WORLD.recv(in, 1, MPI.INT, prev, 1);
+                }
+                else
+                {
+                    MPI.COMM_WORLD.recv(in, 1, MPI.INT, prev, 1);
+                    MPI.COMM_WORLD.send(token, 1, MPI.INT, next, 1);
+                }
+                if (in[0] != prev)
+                {
+                    throw new IllegalStateException("rank " + rank + " got " + in[0] + " expected " + prev);
+                }
+                MPI.COMM_WORLD.barrier();
+                System.out.println("OK rank=" + rank + " size=" + size + " pid=" + pid + " jobdir=" +
+                    System.getenv("SHMPI_JOB_DIR"));
+                break;
+            }
+            case "exit-code":
+            case "throw":
+            case "abort":
+            case "kill-in-recv":
+            {
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    System.out.println("FAIL_AT " + System.currentTimeMillis() + " pid=" + pid);
+                    System.out.flush();
+                    if (mode.equals("exit-code"))
+                    {
+                        System.exit(code);
+                    }
+                    if (mode.equals("throw"))
+                    {
+                        throw new IllegalStateException("boom from rank " + rank);
+                    }
+                    if (mode.equals("abort"))
+                    {
+                        MPI.COMM_WORLD.abort(code);
+                    }
+                    killSelf();
+                }
+                // Every other rank blocks in a receive from the failing rank.
+                System.out.println("BLOCKED rank=" + rank + " pid=" + pid);
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
+                System.out.println("UNEXPECTED rank " + rank + " returned from recv");
+                break;
+            }
+            case "kill-after-finalize":
+                MPI.Finalize();
+                if (rank == target)
+                {
+                    killSelf();
+                }
+                return;
+            case "no-finalize":
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    System.exit(0);
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
+                break;
+            case "block":
+                System.out.println("READY rank=" + rank + " pid=" + pid + " jobdir=" + System.getenv("SHMPI_JOB_DIR"));
+                System.out.flush();
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, (rank + 1) % size, 99);
+                break;
+            case "env":
+                System.out.println("ENV rank=" + rank + " var=" + System.getenv("SHMPI_TEST_VAR") + " prop=" +
+                    System.getProperty("shmpi.test.prop") + " ompi=" + System.getenv("OMPI_COMM_WORLD_RANK"));
+                break;
+            case "stdin":
+                if (rank == 0)
+                {
+                    final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                    System.out.println("STDIN rank=0 line=" + in.readLine());
+                }
+                else
+                {
+                    System.out.println("STDIN rank=" + rank + " eof=" + (System.in.read() == -1));
+                }
+                break;
+            case "lines":
+            {
+                final StringBuilder pad = new StringBuilder();
+                for (int i = 0; i < 3000; i++)
+                {
+                    pad.append((char)('a' + rank));
+                }
+                for (int i = 0; i < 200; i++)
+                {
+                    System.out.println("rank " + rank + " line " + i + " " + pad);
+                }
+                break;
+            }
+            case "size":
+                System.out.println("SIZE rank=" + rank + " size=" + size + " jobdir=" + System.getenv("SHMPI_JOB_DIR"));
+                break;
+            default:
+                throw new IllegalArgumentException("unknown mode " + mode);
+        }
+        MPI.Finalize();
+    }
+
+    private static void killSelf() throws IOException, InterruptedException
+    {
+        final long pid = ProcessHandle.current().pid();
+        new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor();
+        Thread.sleep(60_000);
+    }
+}
