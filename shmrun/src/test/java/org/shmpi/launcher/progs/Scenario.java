@@ -143,6 +143,15 @@ public final class Scenario
                 }
                 break;
             }
+            case "fatal-error":
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, 7, 0);
+                    System.out.println("UNEXPECTED: the bad send returned");
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
+                break;
             case "size":
                 System.out.println("SIZE rank=" + rank + " size=" + size + " jobdir=" + System.getenv("SHMPI_JOB_DIR"));
                 break;

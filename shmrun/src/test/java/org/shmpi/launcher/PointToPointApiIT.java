@@ -1,0 +1,51 @@
+package org.shmpi.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.shmpi.launcher.ShmrunHarness.*;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The API checks of {@code progs.ApiChecks}, on 1, 2 and 4 ranks, in one job per size. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class PointToPointApiIT
+{
+    private static final int CHECKS_PER_RANK = 2 + 2 * (4 * 2 + 5) + 1;
+
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void everyCheckPassesOnEveryRank(final int np) throws Exception
+    {
+        final Result r = run("api-np" + np, 150, "-np", Integer.toString(np), "-cp", TEST_CLASSES.toString(),
+            "org.shmpi.launcher.progs.ApiChecks");
+        assertEquals(0, r.exit, r.toString());
+        assertFalse(r.out.contains("FAIL "), r.toString());
+        final long passes = r.outLines().stream().filter(l -> l.startsWith("PASS ")).count();
+        assertEquals((long)CHECKS_PER_RANK * np, passes, r.toString());
+        for (int rank = 0; rank < np; rank++)
+        {
+            assertTrue(r.out.contains("DONE rank=" + rank + " failures=0"), r.toString());
+        }
+        assertEquals(List.of(), jobDirectoriesOf(r.pid));
+    }
+
+    @Test
+    void errorsAreFatalByDefault() throws Exception
+    {
+        final Result r = run("fatal", 60, scenario(2, List.of(), "fatal-error", "1"));
+        assertEquals(MPI_ERR_RANK, r.exit, r.toString());
+        assertTrue(r.err.contains("shmpi: rank 1: MPI_ERR_RANK on MPI_COMM_WORLD: invalid destination rank: dest=7"),
+            r.toString());
+        assertTrue(r.err.contains("shmrun: rank 1 (pid "), r.toString());
+        assertEquals(List.of(), jobDirectoriesOf(r.pid));
+    }
+
+    private static final int MPI_ERR_RANK = 6;
+}

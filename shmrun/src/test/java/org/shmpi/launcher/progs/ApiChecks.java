@@ -1,0 +1,291 @@
+package org.shmpi.launcher.progs;
+
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import mpi.Comm;
+import mpi.Datatype;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Status;
+
+/**
+ * The point-to-point API checks of this release, run by every rank on COMM_WORLD (at 1, 2 and
+ * 4 ranks) and on COMM_SELF. Each check prints {@code PASS name} or {@code FAIL name: why};
+ * the test launching it requires every expected PASS and no FAIL.
+ */
+public final class ApiChecks
+{
+    private static int rank;
+    private static int failures;
+
+    private ApiChecks()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        MPI.Init(args);
+        rank = MPI.COMM_WORLD.getRank();
+        check("errhandler-default", () -> expect(MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_ARE_FATAL, "default"));
+        check("init-state", () -> expect(MPI.isInitialized() && !MPI.isFinalized() && MPI.isThreadMain() &&
+            MPI.queryThread() == MPI.THREAD_SINGLE && MPI.wtick() > 0 && MPI.wtime() <= MPI.wtime(), "state"));
+        MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
+        for (final Comm comm : new Comm[] {MPI.COMM_WORLD, MPI.COMM_SELF})
+        {
+            final String c = comm == MPI.COMM_WORLD ? "world" : "self";
+            for (final int n : new int[] {0, 1, 1000, 300_000})
+            {
+                check(c + "-arrays-" + n, () -> allArrayTypes(comm, n));
+                check(c + "-buffers-" + n, () -> directBuffers(comm, n));
+            }
+            check(c + "-any-source-any-tag", () -> anySource(comm));
+            check(c + "-proc-null", () -> procNull(comm));
+            check(c + "-errors", () -> errors(comm));
+            check(c + "-truncate", () -> truncate(comm));
+            check(c + "-barrier", () ->
+            {
+                for (int i = 0; i < 50; i++)
+                {
+                    comm.barrier();
+                }
+            });
+        }
+        MPI.COMM_WORLD.barrier();
+        System.out.println("DONE rank=" + rank + " failures=" + failures);
+        MPI.Finalize();
+        check("finalized", () -> expect(MPI.isFinalized(), "isFinalized"));
+    }
+
+    private interface Body
+    {
+        void run() throws Exception;
+    }
+
+    private static void check(final String name, final Body body)
+    {
+        try
+        {
+            body.run();
+            System.out.println("PASS " + name + " rank=" + rank);
+        }
+        catch (final Throwable t)
+        {
+            failures++;
+            System.out.println("FAIL " + name + " rank=" + rank + ": " + t);
+        }
+    }
+
+    private static void expect(final boolean ok, final String what)
+    {
+        if (!ok)
+        {
+            throw new AssertionError(what);
+        }
+    }
+
+    /** Sends to the next rank, receives from the previous (a ring), for every array type. */
+    private static void allArrayTypes(final Comm comm, final int n)
+    {
+        final int me = comm.getRank();
+        final int size = comm.getSize();
+        final int next = (me + 1) % size;
+        final int prev = (me + size - 1) % size;
+        final Object[][] cases = {
+            {MPI.BYTE, new byte[n], new byte[n]}, {MPI.CHAR, new char[n], new char[n]},
+            {MPI.SHORT, new short[n], new short[n]}, {MPI.BOOLEAN, new boolean[n], new boolean[n]},
+            {MPI.INT, new int[n], new int[n]}, {MPI.LONG, new long[n], new long[n]},
+            {MPI.FLOAT, new float[n], new float[n]}, {MPI.DOUBLE, new double[n], new double[n]},
+        };
+        for (int t = 0; t < cases.length; t++)
+        {
+            final Datatype type = (Datatype)cases[t][0];
+            final Object out = cases[t][1];
+            final Object in = cases[t][2];
+            fill(out, me, t);
+            exchange(comm, out, in, n, type, next, prev, 10 + t);
+            final Object expected = java.lang.reflect.Array.newInstance(out.getClass().getComponentType(), n);
+            fill(expected, prev, t);
+            expect(deepEquals(expected, in), type.getName() + " data from " + prev);
+        }
+    }
+
+    private static void exchange(
+        final Comm comm, final Object out, final Object in, final int n, final Datatype type, final int next,
+        final int prev, final int tag)
+    {
+        final Status s;
+        if (comm.getRank() % 2 == 0)
+        {
+            comm.send(out, n, type, next, tag);
+            s = comm.recv(in, n, type, prev, tag);
+        }
+        else
+        {
+            s = comm.recv(in, n, type, prev, tag);
+            comm.send(out, n, type, next, tag);
+        }
+        expect(s.getSource() == prev && s.getTag() == tag && s.getCount(type) == n,
+            "status " + s + " count=" + s.getCount(type));
+    }
+
+    private static void directBuffers(final Comm comm, final int n)
+    {
+        final int me = comm.getRank();
+        final int size = comm.getSize();
+        final int next = (me + 1) % size;
+        final int prev = (me + size - 1) % size;
+        final ByteBuffer bOut = MPI.newByteBuffer(n);
+        final ByteBuffer bIn = MPI.newByteBuffer(n);
+        final IntBuffer iOut = MPI.newIntBuffer(n);
+        final IntBuffer iIn = MPI.newIntBuffer(n);
+        final LongBuffer lOut = MPI.newLongBuffer(n);
+        final LongBuffer lIn = MPI.newLongBuffer(n);
+        final DoubleBuffer dOut = MPI.newDoubleBuffer(n);
+        final DoubleBuffer dIn = MPI.newDoubleBuffer(n);
+        final IntBuffer heapOut = IntBuffer.allocate(n);
+        final IntBuffer heapIn = IntBuffer.allocate(n);
+        for (int i = 0; i < n; i++)
+        {
+            bOut.put(i, (byte)(me * 31 + i));
+            iOut.put(i, me * 1_000_003 + i);
+            lOut.put(i, (long)me << 40 | i);
+            dOut.put(i, me + i / 7.0);
+            heapOut.put(i, -(me * 1_000_003 + i));
+        }
+        exchange(comm, bOut, bIn, n, MPI.BYTE, next, prev, 20);
+        exchange(comm, iOut, iIn, n, MPI.INT, next, prev, 21);
+        exchange(comm, lOut, lIn, n, MPI.LONG, next, prev, 22);
+        exchange(comm, dOut, dIn, n, MPI.DOUBLE, next, prev, 23);
+        exchange(comm, heapOut, heapIn, n, MPI.INT, next, prev, 24);
+        for (int i = 0; i < n; i++)
+        {
+            expect(bIn.get(i) == (byte)(prev * 31 + i), "ByteBuffer[" + i + "]");
+            expect(iIn.get(i) == prev * 1_000_003 + i, "IntBuffer[" + i + "]");
+            expect(lIn.get(i) == ((long)prev << 40 | i), "LongBuffer[" + i + "]");
+            expect(dIn.get(i) == prev + i / 7.0, "DoubleBuffer[" + i + "]");
+            expect(heapIn.get(i) == -(prev * 1_000_003 + i), "heap IntBuffer[" + i + "]");
+        }
+    }
+
+    private static void anySource(final Comm comm)
+    {
+        final int me = comm.getRank();
+        final int size = comm.getSize();
+        if (me == 0)
+        {
+            final List<Integer> sources = new ArrayList<>();
+            final int[] in = new int[2];
+            for (int i = 1; i < size; i++)
+            {
+                final Status s = comm.recv(in, 2, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+                expect(in[0] == s.getSource() && s.getTag() == 100 + s.getSource() && in[1] == 7, "payload " +
+                    Arrays.toString(in) + " status " + s);
+                sources.add(s.getSource());
+            }
+            sources.sort(Integer::compare);
+            for (int i = 1; i < size; i++)
+            {
+                expect(sources.get(i - 1) == i, "each source once: " + sources);
+            }
+        }
+        else
+        {
+            comm.send(new int[] {me, 7}, 2, MPI.INT, 0, 100 + me);
+        }
+    }
+
+    private static void procNull(final Comm comm)
+    {
+        comm.send(new int[1], 1, MPI.INT, MPI.PROC_NULL, 5);
+        final int[] in = {42};
+        final Status s = comm.recv(in, 1, MPI.INT, MPI.PROC_NULL, 5);
+        expect(s.getSource() == MPI.PROC_NULL && s.getTag() == MPI.ANY_TAG && s.getCount(MPI.INT) == 0 && in[0] == 42,
+            "PROC_NULL status " + s);
+    }
+
+    private static void errors(final Comm comm)
+    {
+        final int size = comm.getSize();
+        final int[] buf = new int[4];
+        expectError(MPI.ERR_RANK, () -> comm.send(buf, 1, MPI.INT, size, 0));
+        expectError(MPI.ERR_RANK, () -> comm.send(buf, 1, MPI.INT, -5, 0));
+        expectError(MPI.ERR_RANK, () -> comm.recv(buf, 1, MPI.INT, size, 0));
+        expectError(MPI.ERR_TAG, () -> comm.send(buf, 1, MPI.INT, 0, -1));
+        expectError(MPI.ERR_TAG, () -> comm.recv(buf, 1, MPI.INT, 0, -7));
+        expectError(MPI.ERR_COUNT, () -> comm.send(buf, -1, MPI.INT, 0, 0));
+        expectError(MPI.ERR_BUFFER, () -> comm.send(null, 1, MPI.INT, 0, 0));
+        expectError(MPI.ERR_BUFFER, () -> comm.send(buf, 5, MPI.INT, 0, 0));
+        expectError(MPI.ERR_BUFFER, () -> comm.send(new int[1], 1, MPI.LONG, 0, 0));
+        expectError(MPI.ERR_BUFFER, () -> comm.send("not a buffer", 1, MPI.BYTE, 0, 0));
+        expectError(MPI.ERR_TYPE, () -> comm.send(buf, 1, null, 0, 0));
+        expectError(MPI.ERR_TYPE, () -> comm.send(buf, 1, MPI.DATATYPE_NULL, 0, 0));
+        // Nothing above reached shared memory: the channel to ourselves is still clean.
+        comm.send(new int[] {77}, 1, MPI.INT, comm.getRank(), 3);
+        final int[] in = new int[1];
+        final Status s = comm.recv(in, 1, MPI.INT, comm.getRank(), MPI.ANY_TAG);
+        expect(in[0] == 77 && s.getTag() == 3, "first message after the bad calls");
+    }
+
+    private static void truncate(final Comm comm)
+    {
+        final int me = comm.getRank();
+        final byte[] big = new byte[5000];
+        Arrays.fill(big, (byte)1);
+        comm.send(big, big.length, MPI.BYTE, me, 4);
+        comm.send(new byte[] {9, 9, 9}, 3, MPI.BYTE, me, 4);
+        final byte[] small = new byte[200];
+        Arrays.fill(small, (byte)-1);
+        expectError(MPI.ERR_TRUNCATE, () -> comm.recv(small, 100, MPI.BYTE, me, 4));
+        for (int i = 0; i < 200; i++)
+        {
+            expect(small[i] == (i < 100 ? 1 : -1), "truncated receive wrote past its count at " + i);
+        }
+        final byte[] next = new byte[3];
+        comm.recv(next, 3, MPI.BYTE, me, 4);
+        expect(Arrays.equals(next, new byte[] {9, 9, 9}), "message after the truncated one");
+    }
+
+    private static void expectError(final int errorClass, final Runnable call)
+    {
+        try
+        {
+            call.run();
+        }
+        catch (final MPIException ex)
+        {
+            expect(ex.getErrorClass() == errorClass, "expected error class " + errorClass + " got " +
+                ex.getErrorClass() + ": " + ex.getMessage());
+            return;
+        }
+        throw new AssertionError("expected error class " + errorClass + ", call succeeded");
+    }
+
+    private static void fill(final Object array, final int who, final int type)
+    {
+        final int n = java.lang.reflect.Array.getLength(array);
+        for (int i = 0; i < n; i++)
+        {
+            final long v = who * 7919L + i * 31L + type;
+            if (array instanceof byte[]) ((byte[])array)[i] = (byte)v;
+            else if (array instanceof char[]) ((char[])array)[i] = (char)v;
+            else if (array instanceof short[]) ((short[])array)[i] = (short)v;
+            else if (array instanceof boolean[]) ((boolean[])array)[i] = (v & 1) == 0;
+            else if (array instanceof int[]) ((int[])array)[i] = (int)v;
+            else if (array instanceof long[]) ((long[])array)[i] = v << 20;
+            else if (array instanceof float[]) ((float[])array)[i] = v / 3.0f;
+            else if (array instanceof double[]) ((double[])array)[i] = v / 3.0;
+        }
+    }
+
+    private static boolean deepEquals(final Object a, final Object b)
+    {
+        return Arrays.deepEquals(new Object[] {a}, new Object[] {b});
+    }
+}
