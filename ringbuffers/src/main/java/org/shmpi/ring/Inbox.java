@@ -88,7 +88,7 @@ public final class Inbox implements AutoCloseable
         final int owner = b.getInt(OWNER_RANK_OFFSET);
         final int capacity = b.getInt(CAPACITY_OFFSET);
         if (magic != MAGIC || (version >>> 16) != MAJOR_VERSION || owner != expectedOwner ||
-            mapped.capacity() < InboxDescriptor.length(capacity))
+            capacity < 4096 || Integer.bitCount(capacity) != 1 || mapped.capacity() < InboxDescriptor.length(capacity))
         {
             IoUtil.unmap(mapped);
             throw new IOException("not a ready shmpi inbox: path=" + path + ", magic=0x" + Long.toHexString(magic) +

@@ -114,8 +114,7 @@ public final class JobFile implements AutoCloseable
                 + ", expectedMajor=" + MAJOR_VERSION);
         }
         final int worldSize = b.getInt(WORLD_SIZE_OFFSET);
-        checkWorldSize(worldSize);
-        if (size < JobFileDescriptor.length(worldSize))
+        if (worldSize < 1 || worldSize > MAX_WORLD_SIZE || size < JobFileDescriptor.length(worldSize))
         {
             IoUtil.unmap(mapped);
             throw new IOException("job file too short: path=" + path + ", length=" + size

@@ -84,8 +84,7 @@ public final class ShmpiConfig
         idleYields = (int)number(props, env, IDLE_YIELDS_PROP, IDLE_YIELDS_DEFAULT, 0, Integer.MAX_VALUE);
         idleSleepMaxUs = number(props, env, IDLE_SLEEP_MAX_US_PROP, IDLE_SLEEP_MAX_US_DEFAULT, 1, 10_000_000);
         abortGraceMs = number(props, env, ABORT_GRACE_MS_PROP, ABORT_GRACE_MS_DEFAULT, 0, 60_000);
-        futexEnabled = Boolean.parseBoolean(
-            string(props, env, FUTEX_ENABLED_PROP, Boolean.toString(FUTEX_ENABLED_DEFAULT)));
+        futexEnabled = bool(props, env, FUTEX_ENABLED_PROP, FUTEX_ENABLED_DEFAULT);
     }
 
     /** Settings from the system properties and environment of this process. */
@@ -152,6 +151,21 @@ public final class ShmpiConfig
                 "out of range: " + name + "=" + value + ", allowed=[" + min + "," + max + "]");
         }
         return value;
+    }
+
+    private boolean bool(
+        final Properties props, final Map<String, String> env, final String name, final boolean dflt)
+    {
+        final String text = string(props, env, name, Boolean.toString(dflt)).trim();
+        if (text.equalsIgnoreCase("true"))
+        {
+            return true;
+        }
+        if (text.equalsIgnoreCase("false"))
+        {
+            return false;
+        }
+        throw new IllegalArgumentException("not true or false: " + name + "=" + text);
     }
 
     /** Every setting with its effective value, in declaration order (for {@code shminfo}). */

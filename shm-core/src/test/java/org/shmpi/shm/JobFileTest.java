@@ -235,6 +235,16 @@ class JobFileTest
         assertTrue(ex.getMessage().contains("length=" + length(2)), ex.getMessage());
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, JobFileDescriptor.MAX_WORLD_SIZE + 1})
+    @Timeout(10)
+    void attachRejectsACorruptWorldSizeAsAnIoError(final int worldSize) throws IOException
+    {
+        final Path p = rawFile("corrupt-size" + worldSize, length(1), MAGIC, VERSION, worldSize);
+        final IOException ex = assertThrows(IOException.class, () -> JobFile.attach(p, 1_000));
+        assertTrue(ex.getMessage().contains("worldSize=" + worldSize), ex.getMessage());
+    }
+
     @Test
     @Timeout(10)
     void slotsAreIndependentAndSharedBetweenMappings() throws IOException

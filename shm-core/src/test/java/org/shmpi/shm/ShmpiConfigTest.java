@@ -142,6 +142,7 @@ class ShmpiConfigTest
         "shmpi.idle.sleep.max.us|0|out of range: shmpi.idle.sleep.max.us=0",
         "shmpi.idle.sleep.max.us|10000001|out of range: shmpi.idle.sleep.max.us=10000001",
         "shmpi.abort.grace.ms|-5|out of range: shmpi.abort.grace.ms=-5",
+        "shmpi.futex.enabled|ture|not true or false: shmpi.futex.enabled=ture",
     })
     void invalidValuesAreRejectedWithNameAndValue(final String name, final String value, final String message)
     {
