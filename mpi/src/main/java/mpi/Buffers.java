@@ -38,6 +38,8 @@ final class Buffers
         }
     }
 
+    static final long BYTE_ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+
     private Buffers()
     {
     }

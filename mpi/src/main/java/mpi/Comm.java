@@ -1,8 +1,13 @@
 package mpi;
 
+import java.nio.Buffer;
+
+import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.JobAbortedException;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.ring.RecvRequest;
+import org.shmpi.ring.SendRequest;
+import org.shmpi.ring.UnexpectedMessage;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
 
@@ -10,9 +15,22 @@ import org.shmpi.shm.ShmpiException;
  * A communicator: a group of ranks and a private message space. Java binding of
  * {@code MPI_Comm}. Point-to-point calls carry the communicator's context id, so messages on
  * different communicators never match each other; collectives use a second context id.
+ *
+ * <p>Every call checks its arguments before it touches shared memory; a bad argument raises the
+ * MPI error class the standard gives, through the communicator's error handler.
+ * Nonblocking calls take direct buffers, as in Open MPI, and also (shmpi) arrays and heap
+ * buffers: the returned request keeps them reachable until the operation completes.
  */
 public class Comm implements AutoCloseable
 {
+    /** Largest tag: what {@code getAttr(MPI.TAG_UB)} returns. */
+    static final int MAX_TAG = Integer.MAX_VALUE;
+
+    static final int MODE_STANDARD = 0;
+    static final int MODE_SYNC = 1;
+    static final int MODE_READY = 2;
+    static final int MODE_BUFFERED = 3;
+
     /** World ranks of this communicator's members, by communicator rank; null until bound. */
     int[] members;
     int myRank = -1;
@@ -56,17 +74,55 @@ public class Comm implements AutoCloseable
         return members.length;
     }
 
+    // ------------------------------------------------------------------------------------------
+    // Blocking sends and receives
+
     /**
-     * Java binding of {@code MPI_SEND}: standard-mode blocking send. Blocks until the data has
-     * left {@code buf} (it is in the receiver's ring, or received); {@code buf} may then be reused.
+     * Java binding of {@code MPI_SEND}: standard-mode blocking send. Returns when the data has
+     * left {@code buf}: at once for messages up to the eager limit (copied into the receiver's
+     * ring), once matched and streamed for larger ones.
      *
      * @param buf   a primitive array or a {@link java.nio.Buffer}
      * @param count number of elements of {@code type}
      * @param type  datatype of each element
      * @param dest  rank of the destination, or {@code MPI.PROC_NULL}
-     * @param tag   message tag, 0 to {@code MPI.TAG_UB}
+     * @param tag   message tag, 0 to {@code getAttr(MPI.TAG_UB)}
      */
     public final void send(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        blockingSend(buf, count, type, dest, tag, MODE_STANDARD);
+    }
+
+    /**
+     * Java binding of {@code MPI_BSEND}: buffered-mode send. Copies the message into the buffer
+     * attached with {@link MPI#attachBuffer} and returns at once; fails with {@code MPI.ERR_BUFFER}
+     * when the attached buffer has no room.
+     */
+    public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        blockingSend(buf, count, type, dest, tag, MODE_BUFFERED);
+    }
+
+    /**
+     * Java binding of {@code MPI_SSEND}: synchronous-mode send. Blocks until the receiver has
+     * matched the message.
+     */
+    public final void sSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        blockingSend(buf, count, type, dest, tag, MODE_SYNC);
+    }
+
+    /**
+     * Java binding of {@code MPI_RSEND}: ready-mode send, valid only when the matching receive is
+     * already posted. Behaves as a standard send (a correct program cannot tell the difference).
+     */
+    public final void rSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        blockingSend(buf, count, type, dest, tag, MODE_READY);
+    }
+
+    private void blockingSend(
+        final Object buf, final int count, final Datatype type, final int dest, final int tag, final int mode)
     {
         try
         {
@@ -78,12 +134,44 @@ public class Comm implements AutoCloseable
             {
                 return;
             }
-            engine().send(contextId, members[dest], tag, region.base, region.offset, region.bytes);
+            if (mode == MODE_BUFFERED)
+            {
+                bufferedSend(region, dest, tag);
+                return;
+            }
+            final PointToPointEngine engine = engine();
+            final SendRequest s = engine.isend(contextId, members[dest], tag, region.base, region.offset, region.bytes,
+                mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
+            if (!s.isComplete())
+            {
+                engine.await(s);
+            }
         }
         catch (final RuntimeException ex)
         {
             throw handle(ex);
         }
+    }
+
+    private SendRequest bufferedSend(final Buffers.Region region, final int dest, final int tag)
+    {
+        final BsendBuffer attached = MPI.attachedBuffer();
+        if (attached == null)
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, "buffered send without an attached buffer " +
+                "(MPI.attachBuffer): bytes=" + region.bytes);
+        }
+        final int at = attached.copyIn(region.base, region.offset, region.bytes);
+        if (at < 0)
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, "attached buffer too small for this buffered send: " +
+                "needed=" + (region.bytes + MPI.BSEND_OVERHEAD) + ", free=" + attached.freeBytes() + ", attached=" +
+                attached.buffer.length);
+        }
+        final SendRequest s = engine().isend(contextId, members[dest], tag, attached.buffer,
+            BsendBuffer.dataOffset(at), region.bytes, SendRequest.MODE_STANDARD);
+        attached.track(s, at);
+        return s;
     }
 
     /**
@@ -109,13 +197,12 @@ public class Comm implements AutoCloseable
             {
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            final int worldSource = source == MPI.ANY_SOURCE ? RecvRequest.ANY_SOURCE : members[source];
-            final RecvRequest r = engine().recv(contextId, worldSource, tag == MPI.ANY_TAG ? RecvRequest.ANY_TAG : tag,
-                region.base, region.offset, region.bytes);
-            final Status status = new Status(commRankOf(r.source()), r.tag(), MPI.SUCCESS, r.storedLength());
+            final PointToPointEngine engine = engine();
+            final RecvRequest r = engine.recv(contextId, worldSource(source), engineTag(tag), region.base,
+                region.offset, region.bytes);
+            final Status status = new Status(commRankOf(r.source()), r.tag(), r.errorClass(), r.storedLength());
             if (r.isTruncated())
             {
-                status.error = ErrorClass.ERR_TRUNCATE;
                 throw new MPIException(ErrorClass.ERR_TRUNCATE, "message truncated: messageBytes=" +
                     r.messageLength() + ", receiveBufferBytes=" + region.bytes + ", source=" + status.source +
                     ", tag=" + status.tag);
@@ -127,6 +214,335 @@ public class Comm implements AutoCloseable
             throw handle(ex);
         }
     }
+
+    /**
+     * Java binding of {@code MPI_SENDRECV}: sends and receives at once (the receive is posted
+     * first, so pairs and rings of sendRecv never deadlock, whatever the size).
+     */
+    public final Status sendRecv(
+        final Object sendbuf, final int sendcount, final Datatype sendtype, final int dest, final int sendtag,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int source, final int recvtag)
+    {
+        final Request r = iRecv(recvbuf, recvcount, recvtype, source, recvtag);
+        final Request s = iSend(sendbuf, sendcount, sendtype, dest, sendtag);
+        s.waitFor();
+        return r.waitStatus();
+    }
+
+    /**
+     * Java binding of {@code MPI_SENDRECV_REPLACE}: sends the contents of {@code buf}, then
+     * receives into it. The outgoing data is copied first.
+     */
+    public final Status sendRecvReplace(
+        final Object buf, final int count, final Datatype type, final int dest, final int sendtag, final int source,
+        final int recvtag)
+    {
+        final byte[] copy;
+        try
+        {
+            check();
+            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            if (region.bytes > Integer.MAX_VALUE - 16)
+            {
+                throw new MPIException(ErrorClass.ERR_COUNT, "sendRecvReplace message too large: bytes=" + region.bytes);
+            }
+            copy = new byte[(int)region.bytes];
+            org.agrona.UnsafeApi.copyMemory(region.base, region.offset, copy,
+                org.agrona.UnsafeApi.arrayBaseOffset(byte[].class), region.bytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        final Request r = iRecv(buf, count, type, source, recvtag);
+        final Request s = iSend(copy, copy.length, MPI.BYTE, dest, sendtag);
+        s.waitFor();
+        return r.waitStatus();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Nonblocking
+
+    /** Java binding of {@code MPI_ISEND}: starts a standard-mode send. */
+    public final Request iSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_STANDARD);
+    }
+
+    /** + {@code MPI_ISEND} on an array (kept reachable by the request). */
+    public final Request iSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_STANDARD);
+    }
+
+    /** Java binding of {@code MPI_IBSEND}: starts a buffered-mode send (complete at once). */
+    public final Request ibSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_BUFFERED);
+    }
+
+    /** + {@code MPI_IBSEND} on an array. */
+    public final Request ibSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_BUFFERED);
+    }
+
+    /** Java binding of {@code MPI_ISSEND}: starts a synchronous-mode send. */
+    public final Request isSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_SYNC);
+    }
+
+    /** + {@code MPI_ISSEND} on an array. */
+    public final Request isSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_SYNC);
+    }
+
+    /** Java binding of {@code MPI_IRSEND}: starts a ready-mode send. */
+    public final Request irSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_READY);
+    }
+
+    /** + {@code MPI_IRSEND} on an array. */
+    public final Request irSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return startSend(buf, count, type, dest, tag, MODE_READY);
+    }
+
+    /** Java binding of {@code MPI_IRECV}: starts a receive. */
+    public final Request iRecv(final Buffer buf, final int count, final Datatype type, final int source, final int tag)
+    {
+        return startRecv(buf, count, type, source, tag);
+    }
+
+    /** + {@code MPI_IRECV} into an array. */
+    public final Request iRecv(final Object buf, final int count, final Datatype type, final int source, final int tag)
+    {
+        return startRecv(buf, count, type, source, tag);
+    }
+
+    /**
+     * + Detached send (StarPU-MPI style): starts a send and calls {@code callback} when it
+     * completes; there is no request to wait for. The callback runs during a later MPI call of
+     * this rank (or {@link MPI#progress()}).
+     */
+    public final void iSendDetached(
+        final Object buf, final int count, final Datatype type, final int dest, final int tag,
+        final CompletionCallback callback)
+    {
+        iSend(buf, count, type, dest, tag).onComplete(callback);
+    }
+
+    /** + Detached receive: starts a receive and calls {@code callback} with its status. */
+    public final void iRecvDetached(
+        final Object buf, final int count, final Datatype type, final int source, final int tag,
+        final CompletionCallback callback)
+    {
+        iRecv(buf, count, type, source, tag).onComplete(callback);
+    }
+
+    final Request startSend(
+        final Object buf, final int count, final Datatype type, final int dest, final int tag, final int mode)
+    {
+        try
+        {
+            check();
+            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            checkDest(dest);
+            checkSendTag(tag);
+            if (dest == MPI.PROC_NULL)
+            {
+                return Request.completed(this, Status.empty());
+            }
+            if (mode == MODE_BUFFERED)
+            {
+                bufferedSend(region, dest, tag);
+                return Request.completed(this, Status.empty());
+            }
+            final EngineRequest s = engine().isend(contextId, members[dest], tag, region.base, region.offset,
+                region.bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
+            return new Request(this, s, buf);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    final Request startRecv(final Object buf, final int count, final Datatype type, final int source, final int tag)
+    {
+        try
+        {
+            check();
+            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            checkSource(source);
+            checkRecvTag(tag);
+            if (source == MPI.PROC_NULL)
+            {
+                return Request.completed(this, new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0));
+            }
+            final RecvRequest r = engine().irecv(contextId, worldSource(source), engineTag(tag), region.base,
+                region.offset, region.bytes);
+            return new Request(this, r, buf);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Persistent
+
+    /** Java binding of {@code MPI_SEND_INIT}: a persistent standard-mode send. */
+    public final Prequest sendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_STANDARD);
+    }
+
+    /** + {@code MPI_SEND_INIT} on an array. */
+    public final Prequest sendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_STANDARD);
+    }
+
+    /** Java binding of {@code MPI_BSEND_INIT}. */
+    public final Prequest bSendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_BUFFERED);
+    }
+
+    /** + {@code MPI_BSEND_INIT} on an array. */
+    public final Prequest bSendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_BUFFERED);
+    }
+
+    /** Java binding of {@code MPI_SSEND_INIT}. */
+    public final Prequest sSendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_SYNC);
+    }
+
+    /** + {@code MPI_SSEND_INIT} on an array. */
+    public final Prequest sSendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_SYNC);
+    }
+
+    /** Java binding of {@code MPI_RSEND_INIT}. */
+    public final Prequest rSendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_READY);
+    }
+
+    /** + {@code MPI_RSEND_INIT} on an array. */
+    public final Prequest rSendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    {
+        return persistentSend(buf, count, type, dest, tag, MODE_READY);
+    }
+
+    /** Java binding of {@code MPI_RECV_INIT}: a persistent receive. */
+    public final Prequest recvInit(final Buffer buf, final int count, final Datatype type, final int source, final int tag)
+    {
+        return persistentRecv(buf, count, type, source, tag);
+    }
+
+    /** + {@code MPI_RECV_INIT} into an array. */
+    public final Prequest recvInit(final Object buf, final int count, final Datatype type, final int source, final int tag)
+    {
+        return persistentRecv(buf, count, type, source, tag);
+    }
+
+    private Prequest persistentSend(
+        final Object buf, final int count, final Datatype type, final int dest, final int tag, final int mode)
+    {
+        try
+        {
+            check();
+            Buffers.resolve(buf, count, type);
+            checkDest(dest);
+            checkSendTag(tag);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        return new Prequest(this, () -> startSend(buf, count, type, dest, tag, mode), buf);
+    }
+
+    private Prequest persistentRecv(final Object buf, final int count, final Datatype type, final int source, final int tag)
+    {
+        try
+        {
+            check();
+            Buffers.resolve(buf, count, type);
+            checkSource(source);
+            checkRecvTag(tag);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        return new Prequest(this, () -> startRecv(buf, count, type, source, tag), buf);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Probe
+
+    /**
+     * Java binding of {@code MPI_IPROBE}: the status of a matching message that has arrived
+     * (it stays to be received), or null when there is none.
+     */
+    public final Status iProbe(final int source, final int tag)
+    {
+        try
+        {
+            check();
+            checkSource(source);
+            checkRecvTag(tag);
+            if (source == MPI.PROC_NULL)
+            {
+                return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
+            }
+            final UnexpectedMessage m = engine().probe(contextId, worldSource(source), engineTag(tag));
+            return m == null ? null : statusOf(m);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_PROBE}: blocks until a matching message has arrived; its status. */
+    public final Status probe(final int source, final int tag)
+    {
+        try
+        {
+            check();
+            checkSource(source);
+            checkRecvTag(tag);
+            if (source == MPI.PROC_NULL)
+            {
+                return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
+            }
+            return statusOf(engine().probeBlocking(contextId, worldSource(source), engineTag(tag)));
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    Status statusOf(final UnexpectedMessage m)
+    {
+        return new Status(commRankOf(m.source()), m.tag(), MPI.SUCCESS, m.length());
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Collectives (what this release has)
 
     /**
      * Java binding of {@code MPI_BARRIER}: blocks until every member has called it. A
@@ -144,19 +560,71 @@ public class Comm implements AutoCloseable
             }
             final PointToPointEngine engine = engine();
             final byte[] none = new byte[0];
+            final long base = Buffers.BYTE_ARRAY_BASE;
             final int collContext = contextId + 1;
             for (int k = 0, dist = 1; dist < n; k++, dist <<= 1)
             {
                 final int to = members[(myRank + dist) % n];
                 final int from = members[(myRank - dist + n) % n];
-                engine.send(collContext, to, k, none, Buffers.resolve(none, 0, MPI.BYTE).offset, 0);
-                engine.recv(collContext, from, k, none, Buffers.resolve(none, 0, MPI.BYTE).offset, 0);
+                engine.send(collContext, to, k, none, base, 0);
+                engine.recv(collContext, from, k, none, base, 0);
             }
         }
         catch (final RuntimeException ex)
         {
             throw handle(ex);
         }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Attributes, errors, counters
+
+    /**
+     * Java binding of {@code MPI_COMM_GET_ATTR} for the predefined attributes: {@code MPI.TAG_UB}
+     * (the largest tag), {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.WTIME_IS_GLOBAL},
+     * {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE}, {@code MPI.UNIVERSE_SIZE}; null for others.
+     */
+    public final Object getAttr(final int keyval)
+    {
+        check();
+        switch (keyval)
+        {
+            case MPI.TAG_UB: return MAX_TAG;
+            case MPI.HOST: return MPI.PROC_NULL;
+            case MPI.IO: return MPI.ANY_SOURCE;
+            case MPI.WTIME_IS_GLOBAL: return 1;
+            case MPI.APPNUM: return 0;
+            case MPI.LASTUSEDCODE: return MPI.ERR_LASTCODE;
+            case MPI.UNIVERSE_SIZE: return MPI.COMM_WORLD.members.length;
+            default:
+                if (keyval < 0)
+                {
+                    throw handle(new MPIException(ErrorClass.ERR_KEYVAL, "invalid keyval: " + keyval));
+                }
+                return null;
+        }
+    }
+
+    /** + Messages and bytes exchanged with each rank of this communicator so far. */
+    public final PeerCounters getPeerCounters()
+    {
+        check();
+        final PointToPointEngine engine = engine();
+        final long[] ms = engine.messagesSent();
+        final long[] bs = engine.bytesSent();
+        final long[] mr = engine.messagesReceived();
+        final long[] br = engine.bytesReceived();
+        final int n = members.length;
+        final long[][] out = new long[4][n];
+        for (int i = 0; i < n; i++)
+        {
+            final int w = members[i];
+            out[0][i] = ms[w];
+            out[1][i] = bs[w];
+            out[2][i] = mr[w];
+            out[3][i] = br[w];
+        }
+        return new PeerCounters(out[0], out[1], out[2], out[3]);
     }
 
     /**
@@ -187,13 +655,19 @@ public class Comm implements AutoCloseable
         return h == null ? MPI.ERRORS_ARE_FATAL : h;
     }
 
+    /** Java binding of {@code MPI_COMM_CALL_ERRHANDLER}: raises {@code errorCode} through the handler. */
+    public void callErrhandler(final int errorCode)
+    {
+        throw handle(new MPIException(errorCode, "error raised by the application: " + ErrorClass.name(errorCode)));
+    }
+
     /** Whether this is a null communicator handle. */
     public final boolean isNull()
     {
         return members == null && MPI.isInitialized();
     }
 
-    /** Name of the communicator, e.g. {@code MPI_COMM_WORLD}. */
+    /** Java binding of {@code MPI_COMM_GET_NAME}: e.g. {@code MPI_COMM_WORLD}. */
     public final String getName()
     {
         return name;
@@ -206,13 +680,29 @@ public class Comm implements AutoCloseable
         // COMM_WORLD and COMM_SELF live until Finalize.
     }
 
+    // ------------------------------------------------------------------------------------------
+
     private PointToPointEngine engine()
     {
         return MPI.engine();
     }
 
-    private int commRankOf(final int worldRank)
+    int worldSource(final int source)
     {
+        return source == MPI.ANY_SOURCE ? RecvRequest.ANY_SOURCE : members[source];
+    }
+
+    static int engineTag(final int tag)
+    {
+        return tag == MPI.ANY_TAG ? RecvRequest.ANY_TAG : tag;
+    }
+
+    int commRankOf(final int worldRank)
+    {
+        if (worldRank >= 0 && worldRank < members.length && members[worldRank] == worldRank)
+        {
+            return worldRank;
+        }
         for (int i = 0; i < members.length; i++)
         {
             if (members[i] == worldRank)
@@ -223,7 +713,7 @@ public class Comm implements AutoCloseable
         return MPI.UNDEFINED;
     }
 
-    private void checkDest(final int dest)
+    void checkDest(final int dest)
     {
         if (dest != MPI.PROC_NULL && (dest < 0 || dest >= members.length))
         {
@@ -232,7 +722,7 @@ public class Comm implements AutoCloseable
         }
     }
 
-    private void checkSource(final int source)
+    void checkSource(final int source)
     {
         if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= members.length))
         {
@@ -241,20 +731,20 @@ public class Comm implements AutoCloseable
         }
     }
 
-    private static void checkSendTag(final int tag)
+    static void checkSendTag(final int tag)
     {
-        if (tag < 0 || tag > MPI.TAG_UB)
+        if (tag < 0 || tag > MAX_TAG)
         {
-            throw new MPIException(ErrorClass.ERR_TAG, "invalid tag: tag=" + tag + ", allowed=[0," + MPI.TAG_UB + "]");
+            throw new MPIException(ErrorClass.ERR_TAG, "invalid tag: tag=" + tag + ", allowed=[0," + MAX_TAG + "]");
         }
     }
 
-    private static void checkRecvTag(final int tag)
+    static void checkRecvTag(final int tag)
     {
-        if (tag != MPI.ANY_TAG && (tag < 0 || tag > MPI.TAG_UB))
+        if (tag != MPI.ANY_TAG && (tag < 0 || tag > MAX_TAG))
         {
             throw new MPIException(ErrorClass.ERR_TAG,
-                "invalid tag: tag=" + tag + ", allowed=[0," + MPI.TAG_UB + "] or MPI.ANY_TAG");
+                "invalid tag: tag=" + tag + ", allowed=[0," + MAX_TAG + "] or MPI.ANY_TAG");
         }
     }
 
@@ -282,7 +772,7 @@ public class Comm implements AutoCloseable
         {
             mpiEx = new MPIException(ErrorClass.ERR_INTERN, ex.toString(), ex);
         }
-        if (MPI.isInitialized() && !MPI.isFinalized() && getErrhandler().fatal)
+        if (MPI.isInitialized() && !MPI.isFinalized() && members != null && getErrhandler().fatal)
         {
             MPI.fatalError(this, mpiEx);
         }

@@ -25,22 +25,42 @@ public final class Datatype
     static final int FLOAT_ID = 7;
     static final int DOUBLE_ID = 8;
     static final int PACKED_ID = 9;
+    static final int INT2_ID = 10;
+    static final int SHORT_INT_ID = 11;
+    static final int LONG_INT_ID = 12;
+    static final int FLOAT_INT_ID = 13;
+    static final int DOUBLE_INT_ID = 14;
+    static final int FLOAT_COMPLEX_ID = 15;
+    static final int DOUBLE_COMPLEX_ID = 16;
 
     final int id;
     final int size;
     final Class<?> arrayClass;
     final Class<? extends Buffer> bufferClass;
+    /** Basic elements per item: 2 for the pair and complex types, else 1. */
+    final int elementsPerItem;
+    /** Size of the first element of a pair (for counting a partial pair), else the size. */
+    final int firstPartSize;
     private final String name;
 
     private Datatype(
         final int id, final int size, final Class<?> arrayClass, final Class<? extends Buffer> bufferClass,
         final String name)
     {
+        this(id, size, arrayClass, bufferClass, name, 1, size);
+    }
+
+    private Datatype(
+        final int id, final int size, final Class<?> arrayClass, final Class<? extends Buffer> bufferClass,
+        final String name, final int elementsPerItem, final int firstPartSize)
+    {
         this.id = id;
         this.size = size;
         this.arrayClass = arrayClass;
         this.bufferClass = bufferClass;
         this.name = name;
+        this.elementsPerItem = elementsPerItem;
+        this.firstPartSize = firstPartSize;
     }
 
     static Datatype basic(final int id)
@@ -57,6 +77,18 @@ public final class Datatype
             case FLOAT_ID: return new Datatype(FLOAT_ID, 4, float[].class, FloatBuffer.class, "MPI_FLOAT");
             case DOUBLE_ID: return new Datatype(DOUBLE_ID, 8, double[].class, DoubleBuffer.class, "MPI_DOUBLE");
             case PACKED_ID: return new Datatype(PACKED_ID, 1, byte[].class, ByteBuffer.class, "MPI_PACKED");
+            // Pair types as laid out in a direct ByteBuffer: value, then int index, C alignment.
+            case INT2_ID: return new Datatype(INT2_ID, 8, int[].class, ByteBuffer.class, "MPI_2INT", 2, 4);
+            case SHORT_INT_ID:
+                return new Datatype(SHORT_INT_ID, 8, null, ByteBuffer.class, "MPI_SHORT_INT", 2, 2);
+            case LONG_INT_ID: return new Datatype(LONG_INT_ID, 16, null, ByteBuffer.class, "MPI_LONG_INT", 2, 8);
+            case FLOAT_INT_ID: return new Datatype(FLOAT_INT_ID, 8, null, ByteBuffer.class, "MPI_FLOAT_INT", 2, 4);
+            case DOUBLE_INT_ID:
+                return new Datatype(DOUBLE_INT_ID, 16, null, ByteBuffer.class, "MPI_DOUBLE_INT", 2, 8);
+            case FLOAT_COMPLEX_ID:
+                return new Datatype(FLOAT_COMPLEX_ID, 8, float[].class, FloatBuffer.class, "MPI_C_FLOAT_COMPLEX", 2, 4);
+            case DOUBLE_COMPLEX_ID: return new Datatype(DOUBLE_COMPLEX_ID, 16, double[].class, DoubleBuffer.class,
+                "MPI_C_DOUBLE_COMPLEX", 2, 8);
             default: throw new IllegalArgumentException("unknown basic datatype: id=" + id);
         }
     }

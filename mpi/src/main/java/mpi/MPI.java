@@ -38,8 +38,22 @@ public final class MPI
     public static final int PROC_NULL = -2;
     public static final int ROOT = -4;
     public static final int UNDEFINED = -32766;
-    /** Largest tag a message may carry. */
-    public static final int TAG_UB = Integer.MAX_VALUE;
+    public static final int KEYVAL_INVALID = -1;
+
+    /**
+     * Predefined attribute keys, for {@link Comm#getAttr}: {@code getAttr(MPI.TAG_UB)} is the
+     * largest tag (as in Open MPI, {@code TAG_UB} is the key, not the bound).
+     */
+    public static final int TAG_UB = 0;
+    public static final int HOST = 1;
+    public static final int IO = 2;
+    public static final int WTIME_IS_GLOBAL = 3;
+    public static final int APPNUM = 4;
+    public static final int LASTUSEDCODE = 5;
+    public static final int UNIVERSE_SIZE = 6;
+
+    /** Bytes of accounting each buffered-mode message takes in the attached buffer. */
+    public static final int BSEND_OVERHEAD = 128;
 
     public static final int IDENT = 0;
     public static final int CONGRUENT = 1;
@@ -70,8 +84,40 @@ public final class MPI
     public static final int ERR_INTERN = ErrorClass.ERR_INTERN;
     public static final int ERR_IN_STATUS = ErrorClass.ERR_IN_STATUS;
     public static final int ERR_PENDING = ErrorClass.ERR_PENDING;
+    public static final int ERR_ACCESS = ErrorClass.ERR_ACCESS;
+    public static final int ERR_AMODE = ErrorClass.ERR_AMODE;
+    public static final int ERR_ASSERT = ErrorClass.ERR_ASSERT;
+    public static final int ERR_BAD_FILE = ErrorClass.ERR_BAD_FILE;
+    public static final int ERR_BASE = ErrorClass.ERR_BASE;
+    public static final int ERR_CONVERSION = ErrorClass.ERR_CONVERSION;
+    public static final int ERR_DISP = ErrorClass.ERR_DISP;
+    public static final int ERR_DUP_DATAREP = ErrorClass.ERR_DUP_DATAREP;
+    public static final int ERR_FILE_EXISTS = ErrorClass.ERR_FILE_EXISTS;
+    public static final int ERR_FILE_IN_USE = ErrorClass.ERR_FILE_IN_USE;
+    public static final int ERR_FILE = ErrorClass.ERR_FILE;
+    public static final int ERR_INFO_KEY = ErrorClass.ERR_INFO_KEY;
+    public static final int ERR_INFO_NOKEY = ErrorClass.ERR_INFO_NOKEY;
+    public static final int ERR_INFO_VALUE = ErrorClass.ERR_INFO_VALUE;
+    public static final int ERR_INFO = ErrorClass.ERR_INFO;
+    public static final int ERR_IO = ErrorClass.ERR_IO;
+    public static final int ERR_KEYVAL = ErrorClass.ERR_KEYVAL;
+    public static final int ERR_LOCKTYPE = ErrorClass.ERR_LOCKTYPE;
+    public static final int ERR_NAME = ErrorClass.ERR_NAME;
     public static final int ERR_NO_MEM = ErrorClass.ERR_NO_MEM;
+    public static final int ERR_NOT_SAME = ErrorClass.ERR_NOT_SAME;
+    public static final int ERR_NO_SPACE = ErrorClass.ERR_NO_SPACE;
+    public static final int ERR_NO_SUCH_FILE = ErrorClass.ERR_NO_SUCH_FILE;
+    public static final int ERR_PORT = ErrorClass.ERR_PORT;
+    public static final int ERR_QUOTA = ErrorClass.ERR_QUOTA;
+    public static final int ERR_READ_ONLY = ErrorClass.ERR_READ_ONLY;
+    public static final int ERR_RMA_CONFLICT = ErrorClass.ERR_RMA_CONFLICT;
+    public static final int ERR_RMA_SYNC = ErrorClass.ERR_RMA_SYNC;
+    public static final int ERR_SERVICE = ErrorClass.ERR_SERVICE;
+    public static final int ERR_SIZE = ErrorClass.ERR_SIZE;
+    public static final int ERR_SPAWN = ErrorClass.ERR_SPAWN;
+    public static final int ERR_UNSUPPORTED_DATAREP = ErrorClass.ERR_UNSUPPORTED_DATAREP;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
+    public static final int ERR_WIN = ErrorClass.ERR_WIN;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     public static final int ERR_SYSRESOURCE = ErrorClass.ERR_SYSRESOURCE;
 
@@ -85,9 +131,26 @@ public final class MPI
     public static final Datatype FLOAT = Datatype.basic(Datatype.FLOAT_ID);
     public static final Datatype DOUBLE = Datatype.basic(Datatype.DOUBLE_ID);
     public static final Datatype PACKED = Datatype.basic(Datatype.PACKED_ID);
+    public static final Datatype FLOAT_COMPLEX = Datatype.basic(Datatype.FLOAT_COMPLEX_ID);
+    public static final Datatype DOUBLE_COMPLEX = Datatype.basic(Datatype.DOUBLE_COMPLEX_ID);
+    /** (int value, int index) pairs, for MINLOC/MAXLOC; 8 bytes each in a direct ByteBuffer. */
+    public static final Datatype INT2 = Datatype.basic(Datatype.INT2_ID);
+    /** (short value, int index) pairs; 8 bytes each (value, 2 bytes padding, index). */
+    public static final Datatype SHORT_INT = Datatype.basic(Datatype.SHORT_INT_ID);
+    /** (long value, int index) pairs; 16 bytes each. */
+    public static final Datatype LONG_INT = Datatype.basic(Datatype.LONG_INT_ID);
+    /** (float value, int index) pairs; 8 bytes each. */
+    public static final Datatype FLOAT_INT = Datatype.basic(Datatype.FLOAT_INT_ID);
+    /** (double value, int index) pairs; 16 bytes each. */
+    public static final Datatype DOUBLE_INT = Datatype.basic(Datatype.DOUBLE_INT_ID);
+
+    /** The null request: waiting on it returns at once with an empty status. */
+    public static final Request REQUEST_NULL = new Request();
 
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler(true, "MPI_ERRORS_ARE_FATAL");
     public static final Errhandler ERRORS_RETURN = new Errhandler(false, "MPI_ERRORS_RETURN");
+    /** As ERRORS_ARE_FATAL here: shmpi has one job per launch, so aborting it is the same. */
+    public static final Errhandler ERRORS_ABORT = new Errhandler(true, "MPI_ERRORS_ABORT");
 
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
@@ -103,6 +166,7 @@ public final class MPI
     private static PointToPointEngine engine;
     private static int threadLevel = THREAD_SINGLE;
     private static Thread mainThread;
+    private static volatile BsendBuffer attached;
 
     private MPI()
     {
@@ -122,8 +186,8 @@ public final class MPI
     }
 
     /**
-     * Java binding of {@code MPI_INIT_THREAD}. This release provides up to
-     * {@link #THREAD_SERIALIZED}; a request for more gets that.
+     * Java binding of {@code MPI_INIT_THREAD}. Every level is provided as asked, up to
+     * {@link #THREAD_MULTIPLE}: then any thread may call MPI at any time.
      *
      * @return the thread level provided
      */
@@ -133,7 +197,7 @@ public final class MPI
         {
             throw new MPIException(ErrorClass.ERR_ARG, "invalid thread level: required=" + required);
         }
-        init(Math.min(required, THREAD_SERIALIZED));
+        init(required);
         return threadLevel;
     }
 
@@ -170,7 +234,8 @@ public final class MPI
                 final CpuSet allowed = Binding.currentAffinity();
                 p.job().binding(p.rank(), allowed.size() == 1 ? allowed.first() : -1, -1);
                 final Futex futex = Futex.open(config.futexEnabled());
-                engine = new PointToPointEngine(p.directory(), p.job(), p.rank(), config, futex);
+                engine = new PointToPointEngine(p.directory(), p.job(), p.rank(), config, futex,
+                    level == THREAD_MULTIPLE);
                 p.initialized();
                 p.startWatchdog();
                 p.awaitAllInitialized();
@@ -244,6 +309,63 @@ public final class MPI
             engine.close();
             process.close();
         }
+    }
+
+    /**
+     * Java binding of {@code MPI_BUFFER_ATTACH}: the buffer buffered-mode sends copy their
+     * messages into. Each message takes its size plus {@link #BSEND_OVERHEAD} bytes.
+     */
+    public static void attachBuffer(final byte[] buffer)
+    {
+        check();
+        if (buffer == null)
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, "null buffer to attach");
+        }
+        synchronized (LOCK)
+        {
+            if (attached != null)
+            {
+                throw new MPIException(ErrorClass.ERR_BUFFER, "a buffer is already attached: size=" +
+                    attached.buffer.length);
+            }
+            attached = new BsendBuffer(buffer);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_BUFFER_DETACH}: waits until every buffered message has left the
+     * attached buffer, then detaches it and returns it (null when none was attached).
+     */
+    public static byte[] detachBuffer()
+    {
+        check();
+        final BsendBuffer b = attached;
+        if (b == null)
+        {
+            return null;
+        }
+        engine.awaitUntil(b::idle);
+        attached = null;
+        return b.buffer;
+    }
+
+    static BsendBuffer attachedBuffer()
+    {
+        return attached;
+    }
+
+    /**
+     * shmpi extension: one duty cycle of this rank's progress engine, which also runs the
+     * completion callbacks of finished operations. Useful with detached operations when the
+     * program makes no other MPI call for a while.
+     *
+     * @return the amount of work done (0 when there was nothing to do)
+     */
+    public static int progress()
+    {
+        check();
+        return engine.progress();
     }
 
     /** Java binding of {@code MPI_INITIALIZED}. */

@@ -1,8 +1,8 @@
 package mpi;
 
 /**
- * The result of a receive: source, tag, error and length of the message. Java binding of
- * {@code MPI_Status}.
+ * The result of a receive or a completed request: source, tag, error, length and whether it
+ * was cancelled. Java binding of {@code MPI_Status}.
  */
 public final class Status
 {
@@ -21,6 +21,12 @@ public final class Status
         this.bytes = bytes;
     }
 
+    /** An empty status, as MPI defines it: any source, any tag, success, no data. */
+    static Status empty()
+    {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0);
+    }
+
     /** Rank of the sender in the receiving communicator, or {@code MPI.PROC_NULL}. */
     public int getSource()
     {
@@ -33,7 +39,7 @@ public final class Status
         return tag;
     }
 
-    /** MPI error class of the receive ({@code MPI.SUCCESS} when it succeeded). */
+    /** MPI error class of the operation ({@code MPI.SUCCESS} when it succeeded). */
     public int getError()
     {
         return error;
@@ -57,10 +63,59 @@ public final class Status
         return (int)(bytes / datatype.size);
     }
 
-    /** Java binding of {@code MPI_GET_ELEMENTS}: for basic types, equal to {@link #getCount}. */
+    /**
+     * Java binding of {@code MPI_GET_ELEMENTS}: number of basic elements received; for a pair
+     * type each part counts.
+     */
     public int getElements(final Datatype datatype)
     {
-        return getCount(datatype);
+        final long n = getElementsX(datatype).getCount();
+        return n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int)n;
+    }
+
+    /** Java binding of {@code MPI_GET_ELEMENTS_X}. */
+    public Count getElementsX(final Datatype datatype)
+    {
+        MPI.checkDatatype(datatype);
+        if (datatype.size == 0)
+        {
+            return new Count(0);
+        }
+        final long whole = bytes / datatype.size;
+        final long rest = bytes % datatype.size;
+        long elements = whole * datatype.elementsPerItem;
+        if (rest != 0)
+        {
+            if (datatype.elementsPerItem == 1 || rest != datatype.firstPartSize)
+            {
+                return new Count(MPI.UNDEFINED);
+            }
+            elements++;
+        }
+        return new Count(elements);
+    }
+
+    /** Java binding of {@code MPI_STATUS_SET_ELEMENTS}: for generalized requests. */
+    public void setElements(final Datatype datatype, final int count)
+    {
+        setElementsX(datatype, new Count(count));
+    }
+
+    /** Java binding of {@code MPI_STATUS_SET_ELEMENTS_X}. */
+    public void setElementsX(final Datatype datatype, final Count count)
+    {
+        MPI.checkDatatype(datatype);
+        if (count == null || count.getCount() < 0)
+        {
+            throw new MPIException(MPI.ERR_COUNT, "invalid element count: " + count);
+        }
+        bytes = count.getCount() / datatype.elementsPerItem * datatype.size;
+    }
+
+    /** Java binding of {@code MPI_STATUS_SET_CANCELLED}. */
+    public void setCancelled(final boolean flag)
+    {
+        cancelled = flag;
     }
 
     /** Java binding of {@code MPI_TEST_CANCELLED}. */
@@ -75,9 +130,22 @@ public final class Status
         return index;
     }
 
+    /** shmpi extension: the length of the message in bytes. */
+    public long getBytes()
+    {
+        return bytes;
+    }
+
+    Status withIndex(final int i)
+    {
+        index = i;
+        return this;
+    }
+
     @Override
     public String toString()
     {
-        return "Status[source=" + source + ", tag=" + tag + ", error=" + error + ", bytes=" + bytes + "]";
+        return "Status[source=" + source + ", tag=" + tag + ", error=" + error + ", bytes=" + bytes +
+            (cancelled ? ", cancelled" : "") + "]";
     }
 }

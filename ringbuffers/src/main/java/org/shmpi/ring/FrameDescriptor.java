@@ -13,31 +13,61 @@ package org.shmpi.ring;
  *  +---------------------------------------------------------------+
  *  |                         Tag                                   |  8
  *  +---------------------------------------------------------------+
- *  |                         Message sequence (per sender)         | 12
+ *  |                         Flags                                 | 12
  *  +---------------------------------------------------------------+
- *  |                         Message length, bytes (64)            | 16
+ *  |                         Message sequence (per sender)         | 16
  *  +---------------------------------------------------------------+
- *  |                         Fragment offset, bytes (64)           | 24
+ *  |                         Reserved                              | 20
  *  +---------------------------------------------------------------+
- *  |                         Payload ...                           | 32
+ *  |                         Message length, bytes (64)            | 24
+ *  +---------------------------------------------------------------+
+ *  |                         Fragment offset, bytes (64)           | 32
+ *  +---------------------------------------------------------------+
+ *  |                         Token (64)                            | 40
+ *  +---------------------------------------------------------------+
+ *  |                         Peer token (64)                       | 48
+ *  +---------------------------------------------------------------+
+ *  |                         Payload ...                           | 56
  *  +---------------------------------------------------------------+
  * </pre>
- * A message is one or more DATA frames with consecutive offsets, written by one sender thread
- * in order; the frame at offset 0 is the one that is matched. Ring order per sender is send
- * order, which is what makes messages non-overtaking.
+ * Frame types and the fields they use:
+ * <ul>
+ * <li>{@link #TYPE_DATA}: an eager message, whole or one fragment, with consecutive offsets,
+ *     written by one sender thread in order; the frame at offset 0 is the one that is matched.
+ *     With {@link #FLAG_SYNC} the token names the sender's request, to be acknowledged when the
+ *     message is matched (synchronous mode).</li>
+ * <li>{@link #TYPE_RTS}: request to send a large message (rendezvous); no payload; token names
+ *     the sender's request. It is matched like a DATA frame at offset 0.</li>
+ * <li>{@link #TYPE_CTS}: clear to send, receiver to sender: token is the sender's request, peer
+ *     token the receiver's, which the data frames that follow carry.</li>
+ * <li>{@link #TYPE_RDATA}: one fragment of a rendezvous message; token is the receiver's
+ *     request, so it needs no matching.</li>
+ * <li>{@link #TYPE_ACK}: the message named by token (a sender's request) has been matched.</li>
+ * </ul>
+ * Ring order per sender thread is send order, which is what makes messages non-overtaking.
  */
 public final class FrameDescriptor
 {
-    /** Frame type: message data (whole message, or one fragment of it). */
     public static final int TYPE_DATA = 1;
+    public static final int TYPE_RTS = 2;
+    public static final int TYPE_CTS = 3;
+    public static final int TYPE_RDATA = 4;
+    public static final int TYPE_ACK = 5;
+
+    /** The sender waits for an ACK when the message is matched. */
+    public static final int FLAG_SYNC = 1;
 
     public static final int CONTEXT_OFFSET = 0;
     public static final int SOURCE_OFFSET = 4;
     public static final int TAG_OFFSET = 8;
-    public static final int SEQUENCE_OFFSET = 12;
-    public static final int MESSAGE_LENGTH_OFFSET = 16;
-    public static final int FRAGMENT_OFFSET_OFFSET = 24;
-    public static final int HEADER_LENGTH = 32;
+    public static final int FLAGS_OFFSET = 12;
+    public static final int SEQUENCE_OFFSET = 16;
+    public static final int RESERVED_OFFSET = 20;
+    public static final int MESSAGE_LENGTH_OFFSET = 24;
+    public static final int FRAGMENT_OFFSET_OFFSET = 32;
+    public static final int TOKEN_OFFSET = 40;
+    public static final int PEER_TOKEN_OFFSET = 48;
+    public static final int HEADER_LENGTH = 56;
 
     private FrameDescriptor()
     {

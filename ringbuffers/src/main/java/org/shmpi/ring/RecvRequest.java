@@ -6,7 +6,7 @@ package org.shmpi.ring;
  * {@code Unsafe} addressing sense: an array and a byte offset into it, or {@code null} and an
  * absolute address). Written only by the thread that drives progress.
  */
-public final class RecvRequest
+public final class RecvRequest extends EngineRequest
 {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
@@ -23,7 +23,8 @@ public final class RecvRequest
     long messageLength;
     long received;
     boolean truncated;
-    boolean complete;
+    /** Rendezvous: the token RDATA frames carry to find this receive. */
+    long token;
 
     public RecvRequest(
         final int context, final int source, final int tag, final Object base, final long offset, final long capacity)
@@ -39,11 +40,6 @@ public final class RecvRequest
     boolean matches(final int ctx, final int src, final int tg)
     {
         return ctx == context && (source == ANY_SOURCE || source == src) && (tag == ANY_TAG || tag == tg);
-    }
-
-    public boolean isComplete()
-    {
-        return complete;
     }
 
     /** World rank the matched message came from. */

@@ -18,9 +18,13 @@ class FrameDescriptorTest
         new Field("context", CONTEXT_OFFSET, 4),
         new Field("source", SOURCE_OFFSET, 4),
         new Field("tag", TAG_OFFSET, 4),
+        new Field("flags", FLAGS_OFFSET, 4),
         new Field("sequence", SEQUENCE_OFFSET, 4),
+        new Field("reserved", RESERVED_OFFSET, 4),
         new Field("message length", MESSAGE_LENGTH_OFFSET, 8),
-        new Field("fragment offset", FRAGMENT_OFFSET_OFFSET, 8));
+        new Field("fragment offset", FRAGMENT_OFFSET_OFFSET, 8),
+        new Field("token", TOKEN_OFFSET, 8),
+        new Field("peer token", PEER_TOKEN_OFFSET, 8));
 
     @Test
     void everyOffsetHasItsDocumentedValue()
@@ -28,10 +32,14 @@ class FrameDescriptorTest
         assertEquals(0, CONTEXT_OFFSET);
         assertEquals(4, SOURCE_OFFSET);
         assertEquals(8, TAG_OFFSET);
-        assertEquals(12, SEQUENCE_OFFSET);
-        assertEquals(16, MESSAGE_LENGTH_OFFSET);
-        assertEquals(24, FRAGMENT_OFFSET_OFFSET);
-        assertEquals(32, HEADER_LENGTH);
+        assertEquals(12, FLAGS_OFFSET);
+        assertEquals(16, SEQUENCE_OFFSET);
+        assertEquals(20, RESERVED_OFFSET);
+        assertEquals(24, MESSAGE_LENGTH_OFFSET);
+        assertEquals(32, FRAGMENT_OFFSET_OFFSET);
+        assertEquals(40, TOKEN_OFFSET);
+        assertEquals(48, PEER_TOKEN_OFFSET);
+        assertEquals(56, HEADER_LENGTH);
     }
 
     @Test
@@ -61,9 +69,13 @@ class FrameDescriptorTest
             new Row("Context id", CONTEXT_OFFSET),
             new Row("Source (world rank)", SOURCE_OFFSET),
             new Row("Tag", TAG_OFFSET),
+            new Row("Flags", FLAGS_OFFSET),
             new Row("Message sequence (per sender)", SEQUENCE_OFFSET),
+            new Row("Reserved", RESERVED_OFFSET),
             new Row("Message length, bytes (64)", MESSAGE_LENGTH_OFFSET),
             new Row("Fragment offset, bytes (64)", FRAGMENT_OFFSET_OFFSET),
+            new Row("Token (64)", TOKEN_OFFSET),
+            new Row("Peer token (64)", PEER_TOKEN_OFFSET),
             new Row("Payload ...", HEADER_LENGTH)),
             LayoutDiagram.absoluteRows(LayoutDiagram.javadocOf("org/shmpi/ring/FrameDescriptor.java")));
     }

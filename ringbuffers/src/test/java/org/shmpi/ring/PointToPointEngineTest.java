@@ -100,6 +100,13 @@ class PointToPointEngineTest
         e.send(ctx, dest, tag, msg, BYTES, msg.length);
     }
 
+    /** A standard-mode send that does not wait: large messages are sent only once matched. */
+    private static SendRequest isend(
+        final PointToPointEngine e, final int ctx, final int dest, final int tag, final byte[] msg)
+    {
+        return e.isend(ctx, dest, tag, msg, BYTES, msg.length, SendRequest.MODE_STANDARD);
+    }
+
     /** Fails unless {@code got[offset, offset + expected.length)} equals {@code expected}. */
     private static void assertBytes(final byte[] expected, final byte[] got, final int offset, final String what)
     {
@@ -206,9 +213,11 @@ class PointToPointEngineTest
             for (int i = 0; i < SIZES.length; i++)
             {
                 final int size = SIZES[i];
-                send(e, 0, next, i, pattern(size, seed(rank, next, i, size)));
+                // Everyone sends first: a blocking send of a large message would wait for a match.
+                final SendRequest s = isend(e, 0, next, i, pattern(size, seed(rank, next, i, size)));
                 final byte[] in = guarded(8 + size + 64);
                 final RecvRequest r = e.recv(0, prev, i, in, BYTES + 8, size);
+                e.await(s);
                 assertMatched(r, prev, i, size);
                 assertFalse(r.isTruncated());
                 assertEquals(size, r.storedLength());
@@ -234,6 +243,7 @@ class PointToPointEngineTest
         final int receiver = 0;
         start(info, n, capacity).run(RUN_SECONDS, e ->
         {
+            final java.util.List<SendRequest> sends = new java.util.ArrayList<>();
             if (e.rank() == sender)
             {
                 for (int i = 0; i < count; i++)
@@ -241,7 +251,7 @@ class PointToPointEngineTest
                     final int size = i % 50 == 7 ? big : 4 + (i * 37) % 200;
                     final byte[] msg = pattern(size, i);
                     new UnsafeBuffer(msg).putInt(0, i);
-                    send(e, 0, receiver, i % 5, msg);
+                    sends.add(isend(e, 0, receiver, i % 5, msg));
                 }
             }
             if (e.rank() == receiver)
@@ -259,6 +269,7 @@ class PointToPointEngineTest
                     assertBytes(expected, in, 0, "message " + i);
                 }
             }
+            e.awaitUntil(() -> sends.stream().allMatch(SendRequest::isComplete));
         });
     }
 
@@ -278,6 +289,7 @@ class PointToPointEngineTest
         start(info, n, capacity).run(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
+            final java.util.List<SendRequest> sends = new java.util.ArrayList<>();
             if (Arrays.stream(senders).anyMatch(s -> s == rank))
             {
                 for (int i = 0; i < perSender; i++)
@@ -286,7 +298,7 @@ class PointToPointEngineTest
                     final UnsafeBuffer b = new UnsafeBuffer(msg);
                     b.putInt(0, rank);
                     b.putInt(4, i);
-                    send(e, 0, 0, i % 3, msg);
+                    sends.add(isend(e, 0, 0, i % 3, msg));
                 }
             }
             if (rank == 0)
@@ -314,6 +326,7 @@ class PointToPointEngineTest
                     assertEquals(perSender, next[s], "all from " + s);
                 }
             }
+            e.awaitUntil(() -> sends.stream().allMatch(SendRequest::isComplete));
         });
         if (n == 4)
         {
@@ -436,10 +449,16 @@ class PointToPointEngineTest
                 j.awaitSignal(e, peer, 1);
                 send(e, 0, peer, 1, pattern(big, seed(rank, peer, 1, 0)));
                 send(e, 0, peer, 1, pattern(next, seed(rank, peer, 1, 1)));
-                send(e, 0, peer, 2, pattern(big, seed(rank, peer, 2, 0)));
-                send(e, 0, peer, 2, pattern(next, seed(rank, peer, 2, 1)));
-                send(e, 0, peer, 3, pattern(100, seed(rank, peer, 3, 0)));
+                // Unmatched yet: a large message waits for its receive, so do not block on it.
+                final SendRequest[] later = {
+                    isend(e, 0, peer, 2, pattern(big, seed(rank, peer, 2, 0))),
+                    isend(e, 0, peer, 2, pattern(next, seed(rank, peer, 2, 1))),
+                    isend(e, 0, peer, 3, pattern(100, seed(rank, peer, 3, 0)))};
                 j.signal(rank, 2);
+                for (final SendRequest s : later)
+                {
+                    e.await(s);
+                }
                 return;
             }
             // Posted first: fragments past the capacity must be dropped, not written.
@@ -461,7 +480,7 @@ class PointToPointEngineTest
             final byte[] in2 = guarded(16 + room + 256);
             final RecvRequest late = new RecvRequest(0, peer, 2, in2, BYTES + 16, room);
             e.post(late);
-            assertTrue(late.isComplete());
+            e.await(late);
             checkTruncated(late, in2, room, big, pattern(big, seed(peer, rank, 2, 0)), "unexpected");
             final byte[] after2 = new byte[next];
             assertMatched(e.recv(0, peer, 2, after2, BYTES, next), peer, 2, next);
@@ -490,8 +509,9 @@ class PointToPointEngineTest
     }
 
     /**
-     * Both ranks of a pair send 8 MiB to each other with a blocking send, then receive: the
-     * sends can only finish because a blocked sender drains its own inbox. Must not deadlock.
+     * Both ranks of a pair start an 8 MiB send to each other, then receive, then wait for the
+     * send: the exchange can only finish because a waiting rank keeps draining its own inbox
+     * and answering CTS frames. Must not deadlock.
      */
     @ParameterizedTest(name = "worldSize={0}, ring={1}")
     @MethodSource("pairConfigs")
@@ -505,9 +525,10 @@ class PointToPointEngineTest
             final int peer = rank ^ 1;
             for (int round = 0; round < 2; round++)
             {
-                send(e, 0, peer, round, pattern(size, seed(rank, peer, round, 0)));
+                final SendRequest s = isend(e, 0, peer, round, pattern(size, seed(rank, peer, round, 0)));
                 final byte[] in = new byte[size];
                 final RecvRequest r = e.recv(0, peer, round, in, BYTES, size);
+                e.await(s);
                 assertMatched(r, peer, round, size);
                 assertBytes(pattern(size, seed(peer, rank, round, 0)), in, 0, "round " + round);
             }

@@ -22,6 +22,10 @@ public final class ShmpiConfig
     public static final String RING_CAPACITY_PROP = "shmpi.ring.capacity";
     public static final int RING_CAPACITY_DEFAULT = 1 << 20;
 
+    /** Largest message sent eagerly; larger ones use the rendezvous protocol. */
+    public static final String EAGER_LIMIT_PROP = "shmpi.eager.limit";
+    public static final int EAGER_LIMIT_DEFAULT = 64 * 1024;
+
     /** How long {@code MPI.Init} waits for every rank of the job to attach. */
     public static final String INIT_TIMEOUT_MS_PROP = "shmpi.init.timeout.ms";
     public static final long INIT_TIMEOUT_MS_DEFAULT = 60_000;
@@ -57,6 +61,7 @@ public final class ShmpiConfig
     private final Map<String, String> values = new LinkedHashMap<>();
     private final String shmDir;
     private final int ringCapacity;
+    private final int eagerLimit;
     private final long initTimeoutMs;
     private final long heartbeatIntervalMs;
     private final long launcherTimeoutMs;
@@ -75,6 +80,7 @@ public final class ShmpiConfig
             throw new IllegalArgumentException(
                 "ring capacity must be a power of two: " + RING_CAPACITY_PROP + "=" + ringCapacity);
         }
+        eagerLimit = (int)number(props, env, EAGER_LIMIT_PROP, EAGER_LIMIT_DEFAULT, 0, 1 << 30);
         initTimeoutMs = number(props, env, INIT_TIMEOUT_MS_PROP, INIT_TIMEOUT_MS_DEFAULT, 1, Long.MAX_VALUE);
         heartbeatIntervalMs = number(
             props, env, HEARTBEAT_INTERVAL_MS_PROP, HEARTBEAT_INTERVAL_MS_DEFAULT, 1, 60_000);
@@ -182,6 +188,11 @@ public final class ShmpiConfig
     public int ringCapacity()
     {
         return ringCapacity;
+    }
+
+    public int eagerLimit()
+    {
+        return eagerLimit;
     }
 
     public long initTimeoutMs()

@@ -36,6 +36,7 @@ class ShmpiConfigTest
         return Stream.of(
             setting(SHM_DIR_PROP, "/tmp/a", "/tmp/b", ShmpiConfig::shmDir),
             setting(RING_CAPACITY_PROP, "65536", "131072", ShmpiConfig::ringCapacity),
+            setting(EAGER_LIMIT_PROP, "0", "4096", ShmpiConfig::eagerLimit),
             setting(INIT_TIMEOUT_MS_PROP, "5", "70000", ShmpiConfig::initTimeoutMs),
             setting(HEARTBEAT_INTERVAL_MS_PROP, "1", "60000", ShmpiConfig::heartbeatIntervalMs),
             setting(LAUNCHER_TIMEOUT_MS_PROP, "10", "12345", ShmpiConfig::launcherTimeoutMs),
@@ -58,6 +59,7 @@ class ShmpiConfigTest
         final ShmpiConfig c = ShmpiConfig.defaults();
         assertEquals(SHM_DIR_DEFAULT, c.shmDir());
         assertEquals(RING_CAPACITY_DEFAULT, c.ringCapacity());
+        assertEquals(EAGER_LIMIT_DEFAULT, c.eagerLimit());
         assertEquals(INIT_TIMEOUT_MS_DEFAULT, c.initTimeoutMs());
         assertEquals(HEARTBEAT_INTERVAL_MS_DEFAULT, c.heartbeatIntervalMs());
         assertEquals(LAUNCHER_TIMEOUT_MS_DEFAULT, c.launcherTimeoutMs());
@@ -72,7 +74,7 @@ class ShmpiConfigTest
     void effectiveValuesListEverySettingInDeclarationOrder()
     {
         final Map<String, String> values = ShmpiConfig.defaults().effectiveValues();
-        assertEquals(List.of(SHM_DIR_PROP, RING_CAPACITY_PROP, INIT_TIMEOUT_MS_PROP, HEARTBEAT_INTERVAL_MS_PROP,
+        assertEquals(List.of(SHM_DIR_PROP, RING_CAPACITY_PROP, EAGER_LIMIT_PROP, INIT_TIMEOUT_MS_PROP, HEARTBEAT_INTERVAL_MS_PROP,
             LAUNCHER_TIMEOUT_MS_PROP, IDLE_SPINS_PROP, IDLE_YIELDS_PROP, IDLE_SLEEP_MAX_US_PROP, ABORT_GRACE_MS_PROP,
             FUTEX_ENABLED_PROP), List.copyOf(values.keySet()));
         assertEquals(Integer.toString(RING_CAPACITY_DEFAULT), values.get(RING_CAPACITY_PROP));
@@ -143,6 +145,7 @@ class ShmpiConfigTest
         "shmpi.idle.sleep.max.us|10000001|out of range: shmpi.idle.sleep.max.us=10000001",
         "shmpi.abort.grace.ms|-5|out of range: shmpi.abort.grace.ms=-5",
         "shmpi.futex.enabled|ture|not true or false: shmpi.futex.enabled=ture",
+        "shmpi.eager.limit|-1|out of range: shmpi.eager.limit=-1",
     })
     void invalidValuesAreRejectedWithNameAndValue(final String name, final String value, final String message)
     {

@@ -1,0 +1,275 @@
+/*
+ * Options, defaults and output shared by osu_latency_lite.c and osu_bw_lite.c: the same
+ * options, defaults and format as the Java benchmarks (org.shmpi.bench.OsuOptions), so that
+ * every system runs the very same iterations.
+ *   -m [MIN:]MAX  -i N  -x N  -W N  -j N  -J SECONDS  -b array|buffer (accepted; C has one kind)  -h
+ */
+#ifndef OSU_LITE_H
+#define OSU_LITE_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OSU_LARGE_MESSAGE_SIZE 8192
+#define OSU_DEFAULT_MAX_SIZE (1 << 22)
+#define OSU_PRELUDE_SIZE 8
+#define OSU_JIT_CONTROL_TAG 7777
+
+enum osu_kind { OSU_LATENCY, OSU_BANDWIDTH };
+
+/* Only rank 0 reports bad options. */
+static int osu_verbose = 1;
+#define OSU_ERR(...) do { if (osu_verbose) fprintf(stderr, __VA_ARGS__); } while (0)
+
+struct osu_options {
+    enum osu_kind kind;
+    long min_size, max_size;
+    long iterations; /* -1: by size */
+    long warmup;     /* -1: by size */
+    long window;
+    long jit_prelude;
+    double jit_seconds;
+    int blocking;    /* osu_bw_lite -B */
+    const char *buffer;
+};
+
+static long osu_number(const char *s, const char *opt, long least)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < least) {
+        OSU_ERR("%s: expected a number >= %ld, got '%s'\n", opt, least, s);
+        return -2;
+    }
+    return v;
+}
+
+static void osu_usage(const char *prog, enum osu_kind kind)
+{
+    fprintf(stderr, "Usage: %s [options]\n", prog);
+    fprintf(stderr, "  -m [MIN:]MAX        sizes MIN, 2*MIN, ... up to MAX bytes (default %d:%d)\n",
+            kind == OSU_LATENCY ? 0 : 1, OSU_DEFAULT_MAX_SIZE);
+    fprintf(stderr, "  -i N                timed iterations per size (default: by size)\n");
+    fprintf(stderr, "  -x N                untimed iterations per size (default: by size)\n");
+    if (kind == OSU_BANDWIDTH) {
+        fprintf(stderr, "  -W N                messages per window (default 64)\n");
+        fprintf(stderr, "  -B                  blocking MPI_Send/MPI_Recv pipeline instead of MPI_Isend/MPI_Irecv\n");
+    }
+    fprintf(stderr, "  -j N                warm-up before the first size, as the Java twin (default 20000)\n");
+    fprintf(stderr, "  -J S                ... and for at least S seconds (default 1.0)\n");
+    fprintf(stderr, "  -b array|buffer     accepted for symmetry with Java; C has one buffer kind\n");
+}
+
+/* Returns 0 on success, 1 on help, -1 on error. */
+static int osu_parse(int argc, char **argv, enum osu_kind kind, struct osu_options *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    o->min_size = kind == OSU_LATENCY ? 0 : 1;
+    o->max_size = OSU_DEFAULT_MAX_SIZE;
+    o->iterations = -1;
+    o->warmup = -1;
+    o->window = 64;
+    o->jit_prelude = 20000;
+    o->jit_seconds = 1.0;
+    o->buffer = "array";
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            return 1;
+        } else if (!strcmp(a, "-B") && kind == OSU_BANDWIDTH) {
+            o->blocking = 1;
+            continue;
+        }
+        if (v == NULL) {
+            OSU_ERR("%s: unknown option or missing value\n", a);
+            return -1;
+        }
+        i++;
+        if (!strcmp(a, "-m")) {
+            const char *colon = strchr(v, ':');
+            if (colon) {
+                char min[32];
+                size_t n = (size_t)(colon - v);
+                if (n >= sizeof min) return -1;
+                memcpy(min, v, n);
+                min[n] = '\0';
+                o->min_size = osu_number(min, "-m MIN", 0);
+                o->max_size = osu_number(colon + 1, "-m MAX", 0);
+            } else {
+                o->max_size = osu_number(v, "-m MAX", 0);
+            }
+            if (o->min_size < 0 || o->max_size < 0) return -1;
+            if (o->min_size > o->max_size) {
+                OSU_ERR("-m: MIN is larger than MAX\n");
+                return -1;
+            }
+        } else if (!strcmp(a, "-i")) {
+            if ((o->iterations = osu_number(v, a, 1)) < 0) return -1;
+        } else if (!strcmp(a, "-x")) {
+            if ((o->warmup = osu_number(v, a, 0)) < 0) return -1;
+        } else if (!strcmp(a, "-W") && kind == OSU_BANDWIDTH) {
+            if ((o->window = osu_number(v, a, 1)) < 0) return -1;
+        } else if (!strcmp(a, "-j")) {
+            if ((o->jit_prelude = osu_number(v, a, 0)) < 0) return -1;
+        } else if (!strcmp(a, "-J")) {
+            char *end;
+            o->jit_seconds = strtod(v, &end);
+            if (*v == '\0' || *end != '\0' || !(o->jit_seconds >= 0 && o->jit_seconds <= 3600)) {
+                OSU_ERR("-J: expected seconds within [0, 3600], got '%s'\n", v);
+                return -1;
+            }
+        } else if (!strcmp(a, "-b")) {
+            if (strcmp(v, "array") && strcmp(v, "buffer") && strcmp(v, "direct")) {
+                OSU_ERR("-b takes array or buffer\n");
+                return -1;
+            }
+            o->buffer = v;
+        } else {
+            OSU_ERR("unknown option: %s\n", a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static long osu_default_iterations(const struct osu_options *o, long size)
+{
+    long v;
+    if (o->kind == OSU_BANDWIDTH) return size <= OSU_LARGE_MESSAGE_SIZE ? 100 : 20;
+    if (size <= OSU_LARGE_MESSAGE_SIZE) return 10000;
+    v = (1L << 26) / size;
+    if (v > 1000) v = 1000;
+    if (v < 200) v = 200;
+    return v;
+}
+
+static long osu_iterations(const struct osu_options *o, long size)
+{
+    return o->iterations >= 0 ? o->iterations : osu_default_iterations(o, size);
+}
+
+static long osu_warmup(const struct osu_options *o, long size)
+{
+    long v;
+    if (o->warmup >= 0) return o->warmup;
+    if (o->kind == OSU_BANDWIDTH) return size <= OSU_LARGE_MESSAGE_SIZE ? 10 : 2;
+    if (size <= OSU_LARGE_MESSAGE_SIZE) return 1000;
+    v = osu_default_iterations(o, size) / 10;
+    return v < 20 ? 20 : v;
+}
+
+static long osu_prelude_size(const struct osu_options *o)
+{
+    return o->max_size < OSU_PRELUDE_SIZE ? o->max_size : OSU_PRELUDE_SIZE;
+}
+
+/* Iterations of one warm-up chunk: 1000 round trips, or windows of about 1000 messages. */
+static long osu_jit_chunk(const struct osu_options *o)
+{
+    long n;
+    if (o->kind == OSU_LATENCY) return 1000;
+    n = 1000 / o->window;
+    return n < 1 ? 1 : n;
+}
+
+typedef void (*osu_chunk_fn)(void *ctx);
+
+/*
+ * The warm-up before the first size, as the Java benchmarks do it: chunks of the benchmark's
+ * loop until at least -j messages and -J seconds; after each chunk rank 0 tells rank 1 whether
+ * another one follows, then both enter a barrier.
+ */
+static void osu_jit_warmup(int rank, const struct osu_options *o, osu_chunk_fn chunk, void *ctx)
+{
+    long messages = 0;
+    long per_chunk = o->kind == OSU_LATENCY ? osu_jit_chunk(o) : osu_jit_chunk(o) * o->window;
+    double end;
+    int more;
+    if (o->jit_prelude <= 0 && o->jit_seconds <= 0) return;
+    end = MPI_Wtime() + o->jit_seconds;
+    do {
+        chunk(ctx);
+        messages += per_chunk;
+        if (rank == 0) {
+            more = messages < o->jit_prelude || MPI_Wtime() < end;
+            MPI_Send(&more, 1, MPI_INT, 1, OSU_JIT_CONTROL_TAG, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(&more, 1, MPI_INT, 0, OSU_JIT_CONTROL_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        MPI_Barrier(MPI_COMM_WORLD); /* as the Java twins, which warm their barrier up too */
+    } while (more);
+}
+
+static long osu_next_size(long s)
+{
+    return s == 0 ? 1 : s * 2;
+}
+
+static void osu_describe(const struct osu_options *o)
+{
+    const char *unit = o->kind == OSU_LATENCY ? "round trips" : "windows";
+    printf("# Buffers: malloc'd, page aligned (-b %s accepted, no difference in C)\n", o->buffer);
+    printf("# Warm-up before the first size (as the Java twins' JIT warm-up): at least %ld %s of %ld B "
+           "and at least %.1f s (-j, -J)\n", o->jit_prelude, o->kind == OSU_LATENCY ? "round trips" : "messages",
+           osu_prelude_size(o), o->jit_seconds);
+    if (o->warmup >= 0)
+        printf("# Warm-up per size: %ld %s (-x)\n", o->warmup, unit);
+    else if (o->kind == OSU_LATENCY)
+        printf("# Warm-up per size: 1000 round trips up to 8 KiB, then 1/10 of the iterations, at least 20 (-x)\n");
+    else
+        printf("# Warm-up per size: 10 windows up to 8 KiB, then 2 (-x)\n");
+    if (o->iterations >= 0)
+        printf("# Iterations per size: %ld %s (-i)\n", o->iterations, unit);
+    else if (o->kind == OSU_LATENCY)
+        printf("# Iterations per size: 10000 up to 8 KiB, then 2^26/size within [200, 1000] (-i)\n");
+    else
+        printf("# Iterations per size: 100 windows up to 8 KiB, then 20 (-i)\n");
+}
+
+static void osu_library(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    char *nl;
+    MPI_Get_library_version(version, &len);
+    nl = strchr(version, '\n');
+    if (nl) *nl = '\0';
+    nl = strchr(version, ',');
+    if (nl) *nl = '\0';
+    printf("# C, %s\n", version);
+}
+
+static void *osu_alloc(long bytes, int fill)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, (size_t)(bytes < 4 ? 4 : bytes)) != 0) {
+        fprintf(stderr, "out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memset(p, fill, (size_t)(bytes < 4 ? 4 : bytes));
+    return p;
+}
+
+/* Common start: parse, check two ranks. Returns 0 to run, else the exit status (after Finalize). */
+static int osu_start(int argc, char **argv, enum osu_kind kind, struct osu_options *o, int rank, int size)
+{
+    int rc;
+    osu_verbose = rank == 0;
+    rc = osu_parse(argc, argv, kind, o);
+    if (rc != 0) {
+        if (rank == 0) osu_usage(argv[0], kind);
+        return rc == 1 ? 0 : 1;
+    }
+    if (size != 2) {
+        if (rank == 0) fprintf(stderr, "%s: this test requires exactly two processes, got %d\n", argv[0], size);
+        return 1;
+    }
+    return -1;
+}
+
+#endif

@@ -1,0 +1,142 @@
+package org.shmpi.bench;
+
+import java.util.Arrays;
+
+import mpi.Comm;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * What the MPI benchmarks share: option parsing on every rank (rank 0 reports), buffers, and
+ * the OSU "exactly two processes" check. Uses package {@code mpi} only, so the benchmarks run
+ * on any implementation of the Open MPI Java API.
+ */
+final class MpiBench
+{
+    /** Set when the options were bad or the rank count wrong: the process exits 1 after Finalize. */
+    private static boolean failed;
+
+    /** Tag of the JIT warm-up's "another chunk?" message from rank 0 to rank 1. */
+    private static final int JIT_CONTROL_TAG = 7777;
+
+    /** One chunk of the JIT warm-up: the benchmark's own loop at a small size. */
+    interface Chunk
+    {
+        void run() throws MPIException;
+    }
+
+    private MpiBench()
+    {
+    }
+
+    /**
+     * The one-off JIT warm-up before the first size: chunks of the benchmark's loop until at
+     * least {@code -j} messages have gone and {@code -J} seconds have passed. Rank 0 decides and
+     * tells rank 1 after every chunk, so both run the same number of chunks, and both then enter
+     * a barrier (as between sizes). The time bound is
+     * what matters on a small machine: compiler threads compete with the ranks for the CPUs, and
+     * the first fraction of a second is slow whatever the count.
+     */
+    static void jitWarmup(final Comm comm, final int rank, final OsuOptions o, final Chunk chunk) throws MPIException
+    {
+        if (!o.jitWarmup())
+        {
+            return;
+        }
+        final int[] more = new int[1];
+        final double end = MPI.wtime() + o.jitSeconds;
+        long messages = 0;
+        do
+        {
+            chunk.run();
+            messages += o.jitChunkMessages();
+            if (rank == 0)
+            {
+                more[0] = messages < o.jitPrelude || MPI.wtime() < end ? 1 : 0;
+                comm.send(more, 1, MPI.INT, 1, JIT_CONTROL_TAG);
+            }
+            else
+            {
+                comm.recv(more, 1, MPI.INT, 0, JIT_CONTROL_TAG);
+            }
+            // The timed loops are surrounded by barriers: their code must be warm too, or the
+            // first barrier after the warm-up deoptimizes the shared receive path.
+            comm.barrier();
+        }
+        while (more[0] != 0);
+    }
+
+    /**
+     * Parses the options after {@code MPI.Init}. Returns null when the program should just
+     * finalize and leave: help was asked for (printed by rank 0), or the options are bad (rank 0
+     * prints why and the exit status is set to 1 by {@link #finish}).
+     */
+    static OsuOptions options(final String[] args, final OsuOptions.Kind kind, final String program, final int rank)
+    {
+        try
+        {
+            final OsuOptions o = OsuOptions.parse(args, kind);
+            if (o.help)
+            {
+                if (rank == 0)
+                {
+                    System.out.print(OsuOptions.usage(program, kind));
+                }
+                return null;
+            }
+            return o;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            if (rank == 0)
+            {
+                System.err.println(program + ": " + ex.getMessage());
+                System.err.print(OsuOptions.usage(program, kind));
+            }
+            failed = true;
+            return null;
+        }
+    }
+
+    /** Finalizes MPI, then exits 1 if the options were bad. */
+    static void finish() throws MPIException
+    {
+        MPI.Finalize();
+        if (failed)
+        {
+            System.exit(1);
+        }
+    }
+
+    /** OSU benchmarks of one pair need exactly two ranks. */
+    static boolean requireTwoRanks(final int size, final int rank, final String program)
+    {
+        if (size != 2)
+        {
+            if (rank == 0)
+            {
+                System.err.println(program + ": this test requires exactly two processes, got " + size);
+            }
+            failed = true;
+            return false;
+        }
+        return true;
+    }
+
+    /** A send or receive buffer of {@code bytes} bytes, filled with {@code fill}. */
+    static Object buffer(final OsuOptions o, final int bytes, final byte fill) throws MPIException
+    {
+        if (o.directBuffers)
+        {
+            final java.nio.ByteBuffer b = MPI.newByteBuffer(bytes);
+            for (int i = 0; i < bytes; i++)
+            {
+                b.put(i, fill);
+            }
+            return b;
+        }
+        final byte[] a = new byte[bytes];
+        Arrays.fill(a, fill);
+        return a;
+    }
+}

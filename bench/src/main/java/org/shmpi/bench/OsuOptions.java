@@ -1,0 +1,323 @@
+package org.shmpi.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Command-line options shared by the OSU-style benchmarks, with the OSU Micro-Benchmarks'
+ * letters: {@code -m [MIN:]MAX}, {@code -i ITER}, {@code -x WARMUP}, {@code -W WINDOW}, plus
+ * {@code -b array|buffer} (Java arrays or direct buffers) and {@code -j N} / {@code -J SECONDS}
+ * (a one-off JIT warm-up before the first size: at least N small messages and at least SECONDS). The C twins in {@code bench/native} take the same options and
+ * use the same defaults, so every system runs the very same number of iterations.
+ */
+final class OsuOptions
+{
+    /** Which benchmark family the defaults are for. */
+    enum Kind
+    {
+        LATENCY, BANDWIDTH
+    }
+
+    /** Sizes above this use the "large message" defaults, as in OSU. */
+    static final int LARGE_MESSAGE_SIZE = 8192;
+    static final int DEFAULT_MAX_SIZE = 1 << 22;
+    static final int DEFAULT_WINDOW = 64;
+    static final int DEFAULT_JIT_PRELUDE = 20000;
+    static final double DEFAULT_JIT_SECONDS = 1.0;
+    /** Size of the messages of the JIT prelude (MAX if that is smaller). */
+    static final int PRELUDE_SIZE = 8;
+
+    final Kind kind;
+    int minSize;
+    int maxSize = DEFAULT_MAX_SIZE;
+    /** -1: the per-size default. */
+    int iterations = -1;
+    /** -1: the per-size default. */
+    int warmup = -1;
+    int window = DEFAULT_WINDOW;
+    int jitPrelude = DEFAULT_JIT_PRELUDE;
+    double jitSeconds = DEFAULT_JIT_SECONDS;
+    boolean directBuffers;
+    boolean help;
+
+    private OsuOptions(final Kind kind)
+    {
+        this.kind = kind;
+        this.minSize = kind == Kind.LATENCY ? 0 : 1;
+    }
+
+    /**
+     * Parses {@code args}.
+     *
+     * @throws IllegalArgumentException with a message for the user on a bad option
+     */
+    static OsuOptions parse(final String[] args, final Kind kind)
+    {
+        final OsuOptions o = new OsuOptions(kind);
+        for (int i = 0; i < args.length; i++)
+        {
+            final String a = args[i];
+            switch (a)
+            {
+                case "-h":
+                case "--help":
+                    o.help = true;
+                    break;
+                case "-m":
+                case "--message-size":
+                    o.parseSizes(value(args, ++i, a));
+                    break;
+                case "-i":
+                case "--iterations":
+                    o.iterations = nonNegative(value(args, ++i, a), a, 1);
+                    break;
+                case "-x":
+                case "--warmup":
+                    o.warmup = nonNegative(value(args, ++i, a), a, 0);
+                    break;
+                case "-W":
+                case "--window-size":
+                    o.window = nonNegative(value(args, ++i, a), a, 1);
+                    break;
+                case "-j":
+                case "--jit-warmup":
+                    o.jitPrelude = nonNegative(value(args, ++i, a), a, 0);
+                    break;
+                case "-J":
+                case "--jit-seconds":
+                    o.jitSeconds = seconds(value(args, ++i, a), a);
+                    break;
+                case "-b":
+                case "--buffer":
+                    final String b = value(args, ++i, a).toLowerCase(Locale.ROOT);
+                    if ("array".equals(b))
+                    {
+                        o.directBuffers = false;
+                    }
+                    else if ("buffer".equals(b) || "direct".equals(b))
+                    {
+                        o.directBuffers = true;
+                    }
+                    else
+                    {
+                        throw new IllegalArgumentException("-b takes array or buffer, not " + b);
+                    }
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option: " + a);
+            }
+        }
+        return o;
+    }
+
+    private void parseSizes(final String spec)
+    {
+        final int colon = spec.indexOf(':');
+        if (colon >= 0)
+        {
+            minSize = nonNegative(spec.substring(0, colon), "-m MIN", 0);
+            maxSize = nonNegative(spec.substring(colon + 1), "-m MAX", 0);
+        }
+        else
+        {
+            maxSize = nonNegative(spec, "-m MAX", 0);
+        }
+        if (minSize > maxSize)
+        {
+            throw new IllegalArgumentException("-m: MIN " + minSize + " is larger than MAX " + maxSize);
+        }
+    }
+
+    private static String value(final String[] args, final int i, final String option)
+    {
+        if (i >= args.length)
+        {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int nonNegative(final String s, final String option, final int least)
+    {
+        final int v;
+        try
+        {
+            v = Integer.parseInt(s.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(option + ": not a number: " + s, ex);
+        }
+        if (v < least)
+        {
+            throw new IllegalArgumentException(option + " must be at least " + least + ", got " + v);
+        }
+        return v;
+    }
+
+    private static double seconds(final String s, final String option)
+    {
+        final double v;
+        try
+        {
+            v = Double.parseDouble(s.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(option + ": not a number: " + s, ex);
+        }
+        if (!(v >= 0 && v <= 3600))
+        {
+            throw new IllegalArgumentException(option + " must be within [0, 3600] seconds, got " + s);
+        }
+        return v;
+    }
+
+    /** Whether to run the JIT warm-up at all. */
+    boolean jitWarmup()
+    {
+        return jitPrelude > 0 || jitSeconds > 0;
+    }
+
+    /**
+     * Iterations of one JIT warm-up chunk: 1000 round trips, or windows of about 1000 messages.
+     * After each chunk rank 0 tells rank 1 whether another follows.
+     */
+    int jitChunk()
+    {
+        return kind == Kind.LATENCY ? 1000 : Math.max(1, 1000 / window);
+    }
+
+    /** Messages (latency: round trips) in one JIT warm-up chunk. */
+    long jitChunkMessages()
+    {
+        return kind == Kind.LATENCY ? jitChunk() : (long)jitChunk() * window;
+    }
+
+    /** The message sizes to measure, OSU style: MIN, then doubling up to MAX (0 is followed by 1). */
+    int[] sizes()
+    {
+        final List<Integer> list = new ArrayList<>();
+        for (long s = minSize; s <= maxSize; s = s == 0 ? 1 : s * 2)
+        {
+            list.add((int)s);
+        }
+        final int[] out = new int[list.size()];
+        for (int i = 0; i < out.length; i++)
+        {
+            out[i] = list.get(i);
+        }
+        return out;
+    }
+
+    /** Timed iterations (round trips, or windows) at {@code size}. */
+    int iterations(final int size)
+    {
+        if (iterations >= 0)
+        {
+            return iterations;
+        }
+        return defaultIterations(size);
+    }
+
+    private int defaultIterations(final int size)
+    {
+        if (kind == Kind.BANDWIDTH)
+        {
+            return size <= LARGE_MESSAGE_SIZE ? 100 : 20;
+        }
+        if (size <= LARGE_MESSAGE_SIZE)
+        {
+            return 10000;
+        }
+        // 1000 round trips up to 64 KiB, then fewer so that a 4 MiB run stays short: 2^26 bytes
+        // each way, but never fewer than 200.
+        return (int)Math.max(200, Math.min(1000, (1L << 26) / size));
+    }
+
+    /** Untimed iterations before the timed ones at {@code size}. */
+    int warmup(final int size)
+    {
+        if (warmup >= 0)
+        {
+            return warmup;
+        }
+        if (kind == Kind.BANDWIDTH)
+        {
+            return size <= LARGE_MESSAGE_SIZE ? 10 : 2;
+        }
+        return size <= LARGE_MESSAGE_SIZE ? 1000 : Math.max(20, defaultIterations(size) / 10);
+    }
+
+    /** Message size of the JIT prelude: 8 B (or MAX if smaller), whatever MIN is. */
+    int preludeSize()
+    {
+        return Math.min(PRELUDE_SIZE, maxSize);
+    }
+
+    /** Largest buffer any size needs. */
+    int bufferBytes()
+    {
+        return Math.max(maxSize, 4);
+    }
+
+    /** The header comment lines describing warm-up and iterations; each starts with "# ". */
+    List<String> describe()
+    {
+        final List<String> lines = new ArrayList<>();
+        lines.add("# Buffers: " + (directBuffers ? "direct ByteBuffer (-b buffer)" : "byte[] arrays (-b array)"));
+        final String unit = kind == Kind.LATENCY ? "round trips" : "windows of " + window + " messages";
+        lines.add(String.format(Locale.ROOT, "# JIT warm-up before the first size: at least %d %s of %d B " +
+            "and at least %.1f s (-j, -J)", jitPrelude, kind == Kind.LATENCY ? "round trips" : "messages",
+            preludeSize(), jitSeconds));
+        if (warmup >= 0)
+        {
+            lines.add("# Warm-up per size: " + warmup + " " + unit + " (-x)");
+        }
+        else if (kind == Kind.LATENCY)
+        {
+            lines.add("# Warm-up per size: 1000 round trips up to 8 KiB, then 1/10 of the iterations, " +
+                "at least 20 (-x)");
+        }
+        else
+        {
+            lines.add("# Warm-up per size: 10 windows up to 8 KiB, then 2 (-x)");
+        }
+        if (iterations >= 0)
+        {
+            lines.add("# Iterations per size: " + iterations + " " + unit + " (-i)");
+        }
+        else if (kind == Kind.LATENCY)
+        {
+            lines.add("# Iterations per size: 10000 up to 8 KiB, then 2^26/size within [200, 1000] (-i)");
+        }
+        else
+        {
+            lines.add("# Iterations per size: 100 windows up to 8 KiB, then 20 (-i)");
+        }
+        return lines;
+    }
+
+    static String usage(final String program, final Kind kind)
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append("Usage: ").append(program).append(" [options]\n");
+        sb.append("  -m, --message-size [MIN:]MAX  sizes MIN, 2*MIN, ... up to MAX bytes (default ")
+            .append(kind == Kind.LATENCY ? "0" : "1").append(':').append(DEFAULT_MAX_SIZE).append(")\n");
+        sb.append("  -i, --iterations N            timed iterations per size (default: by size)\n");
+        sb.append("  -x, --warmup N                untimed iterations per size (default: by size)\n");
+        if (kind == Kind.BANDWIDTH)
+        {
+            sb.append("  -W, --window-size N           messages per window (default ").append(DEFAULT_WINDOW)
+                .append(")\n");
+        }
+        sb.append("  -j, --jit-warmup N            JIT warm-up before the first size (default ")
+            .append(DEFAULT_JIT_PRELUDE).append(")\n");
+        sb.append("  -J, --jit-seconds S           ... and for at least S seconds (default ")
+            .append(DEFAULT_JIT_SECONDS).append(")\n");
+        sb.append("  -b, --buffer array|buffer     byte[] arrays or direct ByteBuffers (default array)\n");
+        sb.append("  -h, --help                    this text\n");
+        return sb.toString();
+    }
+}

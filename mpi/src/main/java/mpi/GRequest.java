@@ -1,0 +1,130 @@
+package mpi;
+
+/**
+ * A generalized request (shmpi extension; Java binding of {@code MPI_GREQUEST_START} and
+ * {@code MPI_GREQUEST_COMPLETE}): an operation of the application's own, represented as a
+ * {@link Request} so that it can be waited for and tested together with MPI's requests. The
+ * application calls {@link #complete()} when its operation is done, from any thread.
+ */
+public final class GRequest extends Request
+{
+    /** Fills the status of the completed operation ({@code query_fn}). */
+    @FunctionalInterface
+    public interface QueryFunction
+    {
+        void query(Status status);
+    }
+
+    /** Releases the application's resources when the request is consumed ({@code free_fn}). */
+    @FunctionalInterface
+    public interface FreeFunction
+    {
+        void free();
+    }
+
+    /** Asks the application to cancel its operation ({@code cancel_fn}). */
+    @FunctionalInterface
+    public interface CancelFunction
+    {
+        void cancel(boolean complete);
+    }
+
+    private final QueryFunction query;
+    private final FreeFunction freeFn;
+    private final CancelFunction cancelFn;
+    private volatile boolean completed;
+    private boolean freed;
+
+    private GRequest(final QueryFunction query, final FreeFunction freeFn, final CancelFunction cancelFn)
+    {
+        super(MPI.COMM_SELF, null, null);
+        this.query = query;
+        this.freeFn = freeFn;
+        this.cancelFn = cancelFn;
+        this.nullHandle = false;
+    }
+
+    /**
+     * Java binding of {@code MPI_GREQUEST_START}.
+     *
+     * @param query    fills the status once complete (may be null: an empty status)
+     * @param free     called once when the request is consumed or freed (may be null)
+     * @param cancel   called by {@link Request#cancel()} (may be null)
+     */
+    public static GRequest start(final QueryFunction query, final FreeFunction free, final CancelFunction cancel)
+    {
+        MPI.check();
+        return new GRequest(query, free, cancel);
+    }
+
+    /** Java binding of {@code MPI_GREQUEST_COMPLETE}: the operation is done. Any thread may call it. */
+    public void complete()
+    {
+        completed = true;
+        if (MPI.isInitialized() && !MPI.isFinalized())
+        {
+            MPI.engine().wake();
+        }
+    }
+
+    @Override
+    boolean isActive()
+    {
+        return !nullHandle;
+    }
+
+    @Override
+    boolean isDone()
+    {
+        return completed;
+    }
+
+    @Override
+    Status status()
+    {
+        final Status s = Status.empty();
+        s.source = MPI.UNDEFINED;
+        s.tag = MPI.UNDEFINED;
+        if (query != null)
+        {
+            query.query(s);
+        }
+        return s;
+    }
+
+    @Override
+    void consume()
+    {
+        nullHandle = true;
+        callFree();
+    }
+
+    @Override
+    boolean cancelOperation()
+    {
+        if (cancelFn != null)
+        {
+            cancelFn.cancel(completed);
+        }
+        return true;
+    }
+
+    @Override
+    public void free()
+    {
+        nullHandle = true;
+        callFree();
+    }
+
+    private void callFree()
+    {
+        if (!freed)
+        {
+            freed = true;
+            if (freeFn != null)
+            {
+                freeFn.free();
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package mpi;
+
+import java.nio.Buffer;
+
+import org.shmpi.ring.RecvRequest;
+import org.shmpi.ring.UnexpectedMessage;
+
+/**
+ * A message taken out of matching by a matched probe, to be received by exactly this handle:
+ * no other receive can take it in between (safe with several threads). Java binding of
+ * {@code MPI_Message}.
+ */
+public final class Message
+{
+    private UnexpectedMessage message;
+    private Comm comm;
+    private boolean noProc;
+
+    /** A null message, to be filled by {@link #mProbe} or {@link #imProbe}. */
+    public Message()
+    {
+    }
+
+    /** Whether this is {@code MPI_MESSAGE_NULL}. */
+    public boolean isNull()
+    {
+        return message == null && !noProc;
+    }
+
+    /** Whether this is {@code MPI_MESSAGE_NO_PROC} (a probe of {@code MPI.PROC_NULL}). */
+    public boolean isNoProc()
+    {
+        return noProc;
+    }
+
+    /** Java binding of {@code MPI_MPROBE}: blocks until a matching message arrives and takes it. */
+    public Status mProbe(final int source, final int tag, final Comm comm)
+    {
+        try
+        {
+            comm.check();
+            comm.checkSource(source);
+            Comm.checkRecvTag(tag);
+            this.comm = comm;
+            if (source == MPI.PROC_NULL)
+            {
+                noProc = true;
+                return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
+            }
+            message = MPI.engine().matchedProbeBlocking(comm.contextId, comm.worldSource(source), Comm.engineTag(tag));
+            return comm.statusOf(message);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw comm.handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_IMPROBE}: takes a matching message if one has arrived.
+     *
+     * @return its status, or null when none matched (this handle is unchanged)
+     */
+    public Status imProbe(final int source, final int tag, final Comm comm)
+    {
+        try
+        {
+            comm.check();
+            comm.checkSource(source);
+            Comm.checkRecvTag(tag);
+            if (source == MPI.PROC_NULL)
+            {
+                this.comm = comm;
+                noProc = true;
+                return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
+            }
+            final UnexpectedMessage m = MPI.engine().matchedProbe(comm.contextId, comm.worldSource(source),
+                Comm.engineTag(tag));
+            if (m == null)
+            {
+                return null;
+            }
+            this.comm = comm;
+            message = m;
+            return comm.statusOf(m);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw comm.handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_MRECV}: receives the probed message; this handle becomes null. */
+    public Status mRecv(final Object buf, final int count, final Datatype type)
+    {
+        final Request r = imRecv(buf, count, type);
+        return r.waitStatus();
+    }
+
+    /** Java binding of {@code MPI_IMRECV} on a direct buffer. */
+    public Request imRecv(final Buffer buf, final int count, final Datatype type)
+    {
+        return imRecv((Object)buf, count, type);
+    }
+
+    /** Java binding of {@code MPI_IMRECV}; + also takes arrays. */
+    public Request imRecv(final Object buf, final int count, final Datatype type)
+    {
+        MPI.check();
+        if (noProc)
+        {
+            noProc = false;
+            return Request.completed(comm, new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0));
+        }
+        if (message == null)
+        {
+            throw new MPIException(MPI.ERR_REQUEST, "receive of a null message (probe it first)");
+        }
+        try
+        {
+            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            final RecvRequest r = MPI.engine().matchedReceive(message, region.base, region.offset, region.bytes);
+            message = null;
+            return new Request(comm, r, buf);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw comm.handle(ex);
+        }
+    }
+}

@@ -1,0 +1,537 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.shmpi.ring.EngineRequest;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RecvRequest;
+import org.shmpi.shm.ErrorClass;
+
+/**
+ * A pending nonblocking operation. Java binding of {@code MPI_Request}. A request keeps the
+ * buffers of its operation reachable until it completes, so arrays (not only direct buffers) may
+ * be used in nonblocking calls. After a successful wait or test the request becomes null (a
+ * persistent request becomes inactive instead), as in MPI.
+ */
+public class Request implements Freeable, AutoCloseable
+{
+    /** The operation under way, or null when this handle is null or inactive. */
+    EngineRequest operation;
+    /** For requests that completed without the engine (PROC_NULL, buffered sends). */
+    Status completedStatus;
+    Comm comm;
+    /** Buffers to keep reachable while the operation runs. */
+    Object buffer;
+    boolean nullHandle;
+    private CompletionCallback callback;
+
+    Request()
+    {
+        this.nullHandle = true;
+    }
+
+    Request(final Comm comm, final EngineRequest operation, final Object buffer)
+    {
+        this.comm = comm;
+        this.operation = operation;
+        this.buffer = buffer;
+    }
+
+    /** A request that is already complete with {@code status}. */
+    static Request completed(final Comm comm, final Status status)
+    {
+        final Request r = new Request();
+        r.nullHandle = false;
+        r.comm = comm;
+        r.completedStatus = status;
+        return r;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Hooks for subclasses (persistent and generalized requests)
+
+    /** Whether the current operation is complete (an inactive or null request counts as done). */
+    boolean isDone()
+    {
+        if (operation != null)
+        {
+            return operation.isComplete();
+        }
+        return true;
+    }
+
+    /** Whether there is an operation to report on (not null, not inactive). */
+    boolean isActive()
+    {
+        return !nullHandle && (operation != null || completedStatus != null);
+    }
+
+    /** The status of the completed operation. */
+    Status status()
+    {
+        if (completedStatus != null)
+        {
+            return completedStatus;
+        }
+        if (operation instanceof RecvRequest)
+        {
+            final RecvRequest r = (RecvRequest)operation;
+            if (r.isCancelled())
+            {
+                final Status s = Status.empty();
+                s.cancelled = true;
+                return s;
+            }
+            return new Status(comm.commRankOf(r.source()), r.tag(), r.errorClass(), r.storedLength());
+        }
+        final Status s = Status.empty();
+        if (operation != null)
+        {
+            s.cancelled = operation.isCancelled();
+            s.error = operation.errorClass();
+        }
+        return s;
+    }
+
+    /** After a successful wait/test: a plain request becomes null, a persistent one inactive. */
+    void consume()
+    {
+        operation = null;
+        completedStatus = null;
+        buffer = null;
+        nullHandle = true;
+    }
+
+    boolean cancelOperation()
+    {
+        return operation != null && engine().cancel(operation);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Single request
+
+    /** Java binding of {@code MPI_WAIT}: blocks until the operation completes; returns its status. */
+    public final Status waitStatus()
+    {
+        MPI.check();
+        if (!isActive())
+        {
+            return Status.empty();
+        }
+        awaitAll(new Request[] {this}, true);
+        final Status s = status();
+        consume();
+        checkError(s, -1);
+        return s;
+    }
+
+    /** Java binding of {@code MPI_WAIT} without a status. */
+    public final void waitFor()
+    {
+        waitStatus();
+    }
+
+    /** Java binding of {@code MPI_TEST}: the status if the operation completed, else null. */
+    public final Status testStatus()
+    {
+        MPI.check();
+        if (!isActive())
+        {
+            return Status.empty();
+        }
+        if (!isDone())
+        {
+            engine().progress();
+            if (!isDone())
+            {
+                return null;
+            }
+        }
+        final Status s = status();
+        consume();
+        checkError(s, -1);
+        return s;
+    }
+
+    /** Java binding of {@code MPI_TEST} without a status. */
+    public final boolean test()
+    {
+        return testStatus() != null;
+    }
+
+    /**
+     * Java binding of {@code MPI_REQUEST_GET_STATUS}: the status if complete (the request stays
+     * as it is), else null.
+     */
+    public final Status getStatus()
+    {
+        MPI.check();
+        if (!isActive())
+        {
+            return Status.empty();
+        }
+        if (!isDone())
+        {
+            engine().progress();
+        }
+        return isDone() ? status() : null;
+    }
+
+    /**
+     * Java binding of {@code MPI_CANCEL}: cancels the operation if it has not matched yet. Wait
+     * or test the request afterwards; its status says whether it was cancelled.
+     */
+    public final void cancel()
+    {
+        MPI.check();
+        if (isActive() && !isDone())
+        {
+            cancelOperation();
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_REQUEST_FREE}: releases the handle; the operation itself still
+     * completes (its buffers stay reachable until then).
+     */
+    @Override
+    public void free()
+    {
+        // A pending engine operation holds its own buffer reference until it completes.
+        consume();
+    }
+
+    /** Same as {@link #free()}. */
+    @Override
+    public void close()
+    {
+        free();
+    }
+
+    /** Whether this is a null request ({@code MPI.REQUEST_NULL}, or completed and waited for). */
+    public final boolean isNull()
+    {
+        return nullHandle;
+    }
+
+    /**
+     * shmpi extension: calls {@code callback} once with the status when the operation completes.
+     * It runs on the thread driving progress (any MPI call of this rank, or
+     * {@link MPI#progress()}); the request is then consumed as by a successful test.
+     */
+    public final void onComplete(final CompletionCallback callback)
+    {
+        MPI.check();
+        this.callback = callback;
+        if (operation != null && !operation.isComplete())
+        {
+            operation.onComplete(r -> fireCallback());
+        }
+        else
+        {
+            fireCallback();
+        }
+    }
+
+    private void fireCallback()
+    {
+        final CompletionCallback cb = callback;
+        if (cb != null && isActive())
+        {
+            callback = null;
+            final Status s = status();
+            consume();
+            cb.completed(s);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Many requests
+
+    /** Java binding of {@code MPI_WAITANY}: waits for one; its status carries its index. */
+    public static Status waitAnyStatus(final Request[] requests)
+    {
+        MPI.check();
+        checkArray(requests);
+        if (countActive(requests) == 0)
+        {
+            return Status.empty().withIndex(MPI.UNDEFINED);
+        }
+        engine().awaitUntil(() -> firstDone(requests) >= 0);
+        final int i = firstDone(requests);
+        final Status s = requests[i].status().withIndex(i);
+        requests[i].consume();
+        requests[i].checkError(s, i);
+        return s;
+    }
+
+    /** Java binding of {@code MPI_WAITANY}: the index of the completed request. */
+    public static int waitAny(final Request[] requests)
+    {
+        return waitAnyStatus(requests).index;
+    }
+
+    /** Java binding of {@code MPI_TESTANY}: a completed request's status (with index), or null. */
+    public static Status testAnyStatus(final Request[] requests)
+    {
+        MPI.check();
+        checkArray(requests);
+        if (countActive(requests) == 0)
+        {
+            return Status.empty().withIndex(MPI.UNDEFINED);
+        }
+        int i = firstDone(requests);
+        if (i < 0)
+        {
+            engine().progress();
+            i = firstDone(requests);
+            if (i < 0)
+            {
+                return null;
+            }
+        }
+        final Status s = requests[i].status().withIndex(i);
+        requests[i].consume();
+        requests[i].checkError(s, i);
+        return s;
+    }
+
+    /** Java binding of {@code MPI_TESTANY}: the index, or {@code MPI.UNDEFINED} when none completed. */
+    public static int testAny(final Request[] requests)
+    {
+        final Status s = testAnyStatus(requests);
+        return s == null ? MPI.UNDEFINED : s.index;
+    }
+
+    /** Java binding of {@code MPI_WAITALL}: waits for every request; their statuses, in order. */
+    public static Status[] waitAllStatus(final Request[] requests)
+    {
+        MPI.check();
+        checkArray(requests);
+        awaitAll(requests, false);
+        return collectAll(requests);
+    }
+
+    /** Java binding of {@code MPI_WAITALL}. */
+    public static void waitAll(final Request[] requests)
+    {
+        waitAllStatus(requests);
+    }
+
+    /** Java binding of {@code MPI_TESTALL}: every status if all completed, else null (nothing consumed). */
+    public static Status[] testAllStatus(final Request[] requests)
+    {
+        MPI.check();
+        checkArray(requests);
+        if (!allDone(requests))
+        {
+            engine().progress();
+            if (!allDone(requests))
+            {
+                return null;
+            }
+        }
+        return collectAll(requests);
+    }
+
+    /** Java binding of {@code MPI_TESTALL}. */
+    public static boolean testAll(final Request[] requests)
+    {
+        return testAllStatus(requests) != null;
+    }
+
+    /** Java binding of {@code MPI_WAITSOME}: waits for at least one; the statuses of all completed. */
+    public static Status[] waitSomeStatus(final Request[] requests)
+    {
+        MPI.check();
+        checkArray(requests);
+        if (countActive(requests) == 0)
+        {
+            return null;
+        }
+        engine().awaitUntil(() -> firstDone(requests) >= 0);
+        return collectSome(requests);
+    }
+
+    /** Java binding of {@code MPI_WAITSOME}: indices of the completed requests (null if none active). */
+    public static int[] waitSome(final Request[] requests)
+    {
+        return indices(waitSomeStatus(requests));
+    }
+
+    /** Java binding of {@code MPI_TESTSOME}: statuses of the completed requests (empty if none). */
+    public static Status[] testSomeStatus(final Request[] requests)
+    {
+        MPI.check();
+        checkArray(requests);
+        if (countActive(requests) == 0)
+        {
+            return null;
+        }
+        engine().progress();
+        return collectSome(requests);
+    }
+
+    /** Java binding of {@code MPI_TESTSOME}. */
+    public static int[] testSome(final Request[] requests)
+    {
+        return indices(testSomeStatus(requests));
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    static PointToPointEngine engine()
+    {
+        return MPI.engine();
+    }
+
+    private static void checkArray(final Request[] requests)
+    {
+        if (requests == null)
+        {
+            throw new MPIException(ErrorClass.ERR_REQUEST, "null request array");
+        }
+        for (int i = 0; i < requests.length; i++)
+        {
+            if (requests[i] == null)
+            {
+                throw new MPIException(ErrorClass.ERR_REQUEST, "null request at index " + i + " (use MPI.REQUEST_NULL)");
+            }
+        }
+    }
+
+    private static void awaitAll(final Request[] requests, final boolean single)
+    {
+        if (!allDone(requests))
+        {
+            try
+            {
+                engine().awaitUntil(() -> allDone(requests));
+            }
+            catch (final RuntimeException ex)
+            {
+                final Comm c = single ? requests[0].comm : MPI.COMM_WORLD;
+                throw (c == null ? MPI.COMM_WORLD : c).handle(ex);
+            }
+        }
+    }
+
+    private static boolean allDone(final Request[] requests)
+    {
+        for (final Request r : requests)
+        {
+            if (r.isActive() && !r.isDone())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int firstDone(final Request[] requests)
+    {
+        for (int i = 0; i < requests.length; i++)
+        {
+            if (requests[i].isActive() && requests[i].isDone())
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int countActive(final Request[] requests)
+    {
+        int n = 0;
+        for (final Request r : requests)
+        {
+            if (r.isActive())
+            {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static Status[] collectAll(final Request[] requests)
+    {
+        final Status[] statuses = new Status[requests.length];
+        int firstError = -1;
+        for (int i = 0; i < requests.length; i++)
+        {
+            final Request r = requests[i];
+            if (r.isActive())
+            {
+                statuses[i] = r.status().withIndex(i);
+                r.consume();
+                if (statuses[i].error != MPI.SUCCESS && firstError < 0)
+                {
+                    firstError = i;
+                }
+            }
+            else
+            {
+                statuses[i] = Status.empty();
+            }
+        }
+        if (firstError >= 0)
+        {
+            final Comm c = requests[firstError].comm;
+            throw (c == null ? MPI.COMM_WORLD : c).handle(new MPIException(ErrorClass.ERR_IN_STATUS,
+                "request " + firstError + " failed with " + ErrorClass.name(statuses[firstError].error)));
+        }
+        return statuses;
+    }
+
+    private static Status[] collectSome(final Request[] requests)
+    {
+        final List<Status> done = new ArrayList<>();
+        for (int i = 0; i < requests.length; i++)
+        {
+            final Request r = requests[i];
+            if (r.isActive() && r.isDone())
+            {
+                final Status s = r.status().withIndex(i);
+                r.consume();
+                done.add(s);
+            }
+        }
+        for (final Status s : done)
+        {
+            if (s.error != MPI.SUCCESS)
+            {
+                final Comm c = requests[s.index].comm;
+                throw (c == null ? MPI.COMM_WORLD : c).handle(new MPIException(ErrorClass.ERR_IN_STATUS,
+                    "request " + s.index + " failed with " + ErrorClass.name(s.error)));
+            }
+        }
+        return done.toArray(new Status[0]);
+    }
+
+    private static int[] indices(final Status[] statuses)
+    {
+        if (statuses == null)
+        {
+            return null;
+        }
+        final int[] idx = new int[statuses.length];
+        for (int i = 0; i < statuses.length; i++)
+        {
+            idx[i] = statuses[i].index;
+        }
+        return idx;
+    }
+
+    void checkError(final Status s, final int index)
+    {
+        if (s.error != MPI.SUCCESS)
+        {
+            final String what = s.error == ErrorClass.ERR_TRUNCATE ?
+                "message truncated: source=" + s.source + ", tag=" + s.tag + ", stored bytes=" + s.bytes :
+                ErrorClass.name(s.error);
+            final Comm c = comm == null ? MPI.COMM_WORLD : comm;
+            throw c.handle(new MPIException(s.error, (index >= 0 ? "request " + index + ": " : "") + what));
+        }
+    }
+}

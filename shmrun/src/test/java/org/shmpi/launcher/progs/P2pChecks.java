@@ -1,0 +1,658 @@
+package org.shmpi.launcher.progs;
+
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import mpi.Comm;
+import mpi.Datatype;
+import mpi.GRequest;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Message;
+import mpi.PeerCounters;
+import mpi.Prequest;
+import mpi.Request;
+import mpi.Status;
+
+/**
+ * The point-to-point engine through the public API: nonblocking, persistent, every send mode,
+ * probes, matched probes, the wait/test family, cancel, buffered mode, generalized and detached
+ * requests, counters. Run by every rank of COMM_WORLD at 1, 2 and 4 ranks; each check prints
+ * {@code PASS name} or {@code FAIL name: why}.
+ */
+public final class P2pChecks
+{
+    private static int rank;
+    private static int size;
+    private static int failures;
+    private static final Comm WORLD = MPI.COMM_WORLD;
+
+    private P2pChecks()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        MPI.Init(args);
+        rank = WORLD.getRank();
+        size = WORLD.getSize();
+        WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        check("tag-ub", () -> expect(((Integer)WORLD.getAttr(MPI.TAG_UB)) == Integer.MAX_VALUE, "TAG_UB"));
+        for (final int n : new int[] {0, 1, 1000, 20_000, 300_000})
+        {
+            check("all-pairs-isend-irecv-" + n, () -> allPairs(n, false));
+            check("all-pairs-direct-" + n, () -> allPairs(n, true));
+        }
+        check("send-modes", P2pChecks::sendModes);
+        check("ssend-waits-for-match", P2pChecks::syncWaitsForMatch);
+        check("large-send-waits-for-match", P2pChecks::largeWaitsForMatch);
+        check("buffered", P2pChecks::buffered);
+        check("persistent", P2pChecks::persistent);
+        check("protocol-order", P2pChecks::protocolOrder);
+        check("probe", P2pChecks::probe);
+        check("matched-probe", P2pChecks::matchedProbe);
+        check("wait-test-family", P2pChecks::waitTestFamily);
+        check("cancel", P2pChecks::cancel);
+        check("proc-null", P2pChecks::procNull);
+        check("pair-types", P2pChecks::pairTypes);
+        check("nonblocking-errors", P2pChecks::nonblockingErrors);
+        check("truncate-nonblocking", P2pChecks::truncateNonblocking);
+        check("send-recv-replace", P2pChecks::sendRecvReplace);
+        check("detached-and-callbacks", P2pChecks::detached);
+        check("generalized-request", P2pChecks::generalized);
+        check("peer-counters", P2pChecks::counters);
+        WORLD.barrier();
+        System.out.println("DONE rank=" + rank + " failures=" + failures);
+        MPI.Finalize();
+    }
+
+    private interface Body
+    {
+        void run() throws Exception;
+    }
+
+    private static void check(final String name, final Body body)
+    {
+        try
+        {
+            body.run();
+            System.out.println("PASS " + name + " rank=" + rank);
+        }
+        catch (final Throwable t)
+        {
+            failures++;
+            System.out.println("FAIL " + name + " rank=" + rank + ": " + t);
+            t.printStackTrace(System.out);
+        }
+        WORLD.barrier();
+    }
+
+    private static void expect(final boolean ok, final String what)
+    {
+        if (!ok)
+        {
+            throw new AssertionError(what);
+        }
+    }
+
+    private static int value(final int from, final int to, final int i)
+    {
+        return from * 1_000_003 + to * 7919 + i;
+    }
+
+    /** Every rank isends to every rank (itself included) and irecvs from every rank, then waitAll. */
+    private static void allPairs(final int n, final boolean direct)
+    {
+        final List<Request> reqs = new ArrayList<>();
+        final Object[] in = new Object[size];
+        for (int p = 0; p < size; p++)
+        {
+            if (direct)
+            {
+                final IntBuffer b = MPI.newIntBuffer(n);
+                in[p] = b;
+                reqs.add(WORLD.iRecv(b, n, MPI.INT, p, 3));
+            }
+            else
+            {
+                in[p] = new int[n];
+                reqs.add(WORLD.iRecv(in[p], n, MPI.INT, p, 3));
+            }
+        }
+        for (int p = 0; p < size; p++)
+        {
+            if (direct)
+            {
+                final IntBuffer b = MPI.newIntBuffer(n);
+                for (int i = 0; i < n; i++)
+                {
+                    b.put(i, value(rank, p, i));
+                }
+                reqs.add(WORLD.iSend(b, n, MPI.INT, p, 3));
+            }
+            else
+            {
+                final int[] a = new int[n];
+                for (int i = 0; i < n; i++)
+                {
+                    a[i] = value(rank, p, i);
+                }
+                reqs.add(WORLD.iSend(a, n, MPI.INT, p, 3));
+            }
+        }
+        final Status[] st = Request.waitAllStatus(reqs.toArray(new Request[0]));
+        for (int p = 0; p < size; p++)
+        {
+            expect(st[p].getSource() == p && st[p].getCount(MPI.INT) == n, "status " + st[p]);
+            for (int i = 0; i < n; i++)
+            {
+                final int got = direct ? ((IntBuffer)in[p]).get(i) : ((int[])in[p])[i];
+                if (got != value(p, rank, i))
+                {
+                    throw new AssertionError("from " + p + " [" + i + "] = " + got);
+                }
+            }
+        }
+        for (final Request r : reqs)
+        {
+            expect(r.isNull(), "completed requests become null");
+        }
+    }
+
+    private static void sendModes()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        for (final int n : new int[] {10, 100_000})
+        {
+            final int[] out = new int[n];
+            Arrays.fill(out, rank + 1);
+            for (int mode = 0; mode < 4; mode++)
+            {
+                final int[] in = new int[n];
+                // Ready mode needs the receive posted first: post, barrier, then send.
+                final Request r = WORLD.iRecv(in, n, MPI.INT, prev, 40 + mode);
+                WORLD.barrier();
+                final Request s;
+                switch (mode)
+                {
+                    case 0: s = WORLD.iSend(out, n, MPI.INT, next, 40); break;
+                    case 1: s = WORLD.isSend(out, n, MPI.INT, next, 41); break;
+                    case 2: s = WORLD.irSend(out, n, MPI.INT, next, 42); break;
+                    default:
+                        MPI.attachBuffer(new byte[n * 4 + MPI.BSEND_OVERHEAD]);
+                        s = WORLD.ibSend(out, n, MPI.INT, next, 43);
+                        break;
+                }
+                Request.waitAll(new Request[] {r, s});
+                if (mode == 3)
+                {
+                    expect(MPI.detachBuffer().length == n * 4 + MPI.BSEND_OVERHEAD, "detached buffer");
+                }
+                expect(in[0] == prev + 1 && in[n - 1] == prev + 1, "mode " + mode + " data");
+            }
+            // Blocking forms, in an order that cannot deadlock even when each send waits for its match.
+            final int[] in = new int[n];
+            if (size == 1)
+            {
+                final Request r = WORLD.iRecv(in, n, MPI.INT, 0, 50);
+                WORLD.sSend(out, n, MPI.INT, 0, 50);
+                r.waitFor();
+            }
+            else if (rank % 2 == 0)
+            {
+                WORLD.sSend(out, n, MPI.INT, next, 50);
+                WORLD.recv(in, n, MPI.INT, prev, 50);
+            }
+            else
+            {
+                WORLD.recv(in, n, MPI.INT, prev, 50);
+                WORLD.sSend(out, n, MPI.INT, next, 50);
+            }
+            expect(in[n - 1] == prev + 1, "sSend data");
+        }
+    }
+
+    /** An isSend is not complete before the receiver matched it; a small isend is. */
+    private static void syncWaitsForMatch() throws InterruptedException
+    {
+        if (size < 2)
+        {
+            return;
+        }
+        if (rank == 0)
+        {
+            final Request small = WORLD.iSend(new int[] {1}, 1, MPI.INT, 1, 60);
+            expect(small.test(), "an eager standard send completes at once");
+            final Request sync = WORLD.isSend(new int[] {2}, 1, MPI.INT, 1, 61);
+            for (int i = 0; i < 20; i++)
+            {
+                Thread.sleep(5);
+                expect(!sync.test(), "synchronous send complete before its receive was posted");
+            }
+            WORLD.send(new int[] {3}, 1, MPI.INT, 1, 62);
+            sync.waitFor();
+        }
+        else if (rank == 1)
+        {
+            final int[] in = new int[1];
+            WORLD.recv(in, 1, MPI.INT, 0, 60);
+            WORLD.recv(in, 1, MPI.INT, 0, 62);
+            WORLD.recv(in, 1, MPI.INT, 0, 61);
+            expect(in[0] == 2, "synchronous message");
+        }
+    }
+
+    /** A large standard send completes only once matched (rendezvous), then without the receiver's help. */
+    private static void largeWaitsForMatch() throws InterruptedException
+    {
+        if (size < 2)
+        {
+            return;
+        }
+        final int n = 1 << 20;
+        if (rank == 0)
+        {
+            final int[] big = new int[n];
+            Arrays.fill(big, 77);
+            final Request s = WORLD.iSend(big, n, MPI.INT, 1, 70);
+            for (int i = 0; i < 10; i++)
+            {
+                Thread.sleep(5);
+                expect(!s.test(), "large send complete before any receive was posted");
+            }
+            WORLD.send(new int[] {1}, 1, MPI.INT, 1, 71);
+            s.waitFor();
+        }
+        else if (rank == 1)
+        {
+            final int[] go = new int[1];
+            WORLD.recv(go, 1, MPI.INT, 0, 71);
+            final int[] in = new int[n];
+            final Status st = WORLD.recv(in, n, MPI.INT, 0, 70);
+            expect(st.getCount(MPI.INT) == n && in[n - 1] == 77 && in[0] == 77, "large data");
+        }
+    }
+
+    private static void buffered()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        expectError(MPI.ERR_BUFFER, () -> WORLD.bSend(new int[4], 4, MPI.INT, next, 80));
+        final byte[] attachedBuffer = new byte[3 * (4000 + MPI.BSEND_OVERHEAD)];
+        MPI.attachBuffer(attachedBuffer);
+        expectError(MPI.ERR_BUFFER, () -> MPI.attachBuffer(new byte[10]));
+        // Three messages fit; a fourth does not (none has been received yet).
+        for (int i = 0; i < 3; i++)
+        {
+            final int[] out = new int[1000];
+            Arrays.fill(out, i);
+            WORLD.bSend(out, 1000, MPI.INT, next, 81);
+            Arrays.fill(out, -1);   // the user's buffer is free at once
+        }
+        expectError(MPI.ERR_BUFFER, () -> WORLD.bSend(new int[1000], 1000, MPI.INT, next, 81));
+        final int[] in = new int[1000];
+        for (int i = 0; i < 3; i++)
+        {
+            WORLD.recv(in, 1000, MPI.INT, prev, 81);
+            expect(in[0] == i && in[999] == i, "buffered message " + i);
+        }
+        expect(MPI.detachBuffer() == attachedBuffer, "detach returns the attached buffer");
+        expect(MPI.detachBuffer() == null, "nothing attached any more");
+    }
+
+    private static void persistent()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final int n = 50_000;
+        final int[] out = new int[n];
+        final int[] in = new int[n];
+        final Prequest send = WORLD.sendInit(out, n, MPI.INT, next, 90);
+        final Prequest recv = WORLD.recvInit(in, n, MPI.INT, prev, 90);
+        final Prequest[] both = {recv, send};
+        expect(recv.waitStatus().getSource() == MPI.ANY_SOURCE, "inactive request: empty status");
+        for (int iter = 0; iter < 10; iter++)
+        {
+            Arrays.fill(out, rank * 100 + iter);
+            Prequest.startAll(both);
+            expectError(MPI.ERR_REQUEST, () -> send.start());
+            final Status[] st = Request.waitAllStatus(both);
+            expect(st[0].getSource() == prev && st[0].getCount(MPI.INT) == n, "status " + st[0]);
+            expect(in[0] == prev * 100 + iter && in[n - 1] == prev * 100 + iter, "iteration " + iter);
+            expect(!recv.isNull() && !send.isNull(), "persistent requests stay usable");
+        }
+        send.free();
+        recv.free();
+        expect(send.isNull(), "freed");
+    }
+
+    /** Messages of one sender keep their order across the eager and rendezvous protocols. */
+    private static void protocolOrder()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final int big = 100_000;
+        final int[][] sizes = {{big, 3}, {3, big}, {big, big, 3, 3, big}};
+        for (final int[] seq : sizes)
+        {
+            final List<Request> sends = new ArrayList<>();
+            for (int i = 0; i < seq.length; i++)
+            {
+                final int[] m = new int[seq[i]];
+                Arrays.fill(m, i);
+                sends.add(WORLD.iSend(m, m.length, MPI.INT, next, 100));
+            }
+            for (int i = 0; i < seq.length; i++)
+            {
+                final int[] in = new int[big];
+                final Status st = WORLD.recv(in, big, MPI.INT, prev, MPI.ANY_TAG);
+                expect(st.getCount(MPI.INT) == seq[i] && in[0] == i && in[seq[i] - 1] == i,
+                    "message " + i + " of " + Arrays.toString(seq) + " came as count " + st.getCount(MPI.INT) +
+                    " value " + in[0]);
+            }
+            Request.waitAll(sends.toArray(new Request[0]));
+        }
+    }
+
+    private static void probe()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final Request[] s = {
+            WORLD.iSend(new int[5], 5, MPI.INT, next, 5),
+            WORLD.iSend(new int[6], 6, MPI.INT, next, 6),
+            WORLD.iSend(new int[200_000], 200_000, MPI.INT, next, 7)};
+        Status st = WORLD.probe(prev, 7);
+        expect(st.getSource() == prev && st.getTag() == 7 && st.getCount(MPI.INT) == 200_000, "probe " + st);
+        st = WORLD.probe(MPI.ANY_SOURCE, MPI.ANY_TAG);
+        expect(st.getTag() == 5 && st.getCount(MPI.INT) == 5, "probe any gives the oldest: " + st);
+        expect(WORLD.iProbe(prev, 99) == null, "iProbe with no match");
+        while (WORLD.iProbe(prev, 6) == null)
+        {
+            Thread.onSpinWait();
+        }
+        for (final int tag : new int[] {7, 5, 6})
+        {
+            final Status p = WORLD.probe(prev, tag);
+            final int[] in = new int[p.getCount(MPI.INT)];
+            final Status r = WORLD.recv(in, in.length, MPI.INT, p.getSource(), p.getTag());
+            expect(r.getTag() == tag && r.getCount(MPI.INT) == in.length, "recv after probe " + r);
+        }
+        Request.waitAll(s);
+    }
+
+    private static void matchedProbe()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final Message none = new Message();
+        expect(none.isNull(), "new message is null");
+        expect(none.imProbe(prev, 111, WORLD) == null && none.isNull(), "improbe with no match");
+        final Request[] s = {
+            WORLD.iSend(new int[] {1, 2, 3}, 3, MPI.INT, next, 110),
+            WORLD.iSend(new int[150_000], 150_000, MPI.INT, next, 110)};
+        final Message m = new Message();
+        final Status st = m.mProbe(prev, 110, WORLD);
+        expect(st.getCount(MPI.INT) == 3 && !m.isNull(), "mprobe " + st);
+        // The probed message is ours: a receive on the same source and tag takes the next one.
+        final int[] big = new int[150_000];
+        final Request other = WORLD.iRecv(big, big.length, MPI.INT, prev, 110);
+        final int[] in = new int[3];
+        final Status got = m.mRecv(in, 3, MPI.INT);
+        expect(in[2] == 3 && got.getSource() == prev, "mrecv " + got);
+        expect(other.waitStatus().getCount(MPI.INT) == 150_000, "the other receive got the large one");
+        final Message m2 = new Message();
+        final Request s2 = WORLD.iSend(new int[] {9}, 1, MPI.INT, next, 112);
+        Status p;
+        while ((p = m2.imProbe(MPI.ANY_SOURCE, 112, WORLD)) == null)
+        {
+            Thread.onSpinWait();
+        }
+        expect(p.getTag() == 112, "improbe");
+        final int[] one = new int[1];
+        m2.imRecv(one, 1, MPI.INT).waitFor();
+        expect(one[0] == 9, "imrecv");
+        final Message noProc = new Message();
+        noProc.mProbe(MPI.PROC_NULL, 1, WORLD);
+        expect(noProc.isNoProc(), "probe of PROC_NULL");
+        expect(noProc.mRecv(one, 1, MPI.INT).getSource() == MPI.PROC_NULL, "mrecv of no-proc");
+        Request.waitAll(s);
+        s2.waitFor();
+    }
+
+    private static void waitTestFamily()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final int[][] in = new int[3][1];
+        final Request[] r = {
+            WORLD.iRecv(in[0], 1, MPI.INT, prev, 121), MPI.REQUEST_NULL,
+            WORLD.iRecv(in[1], 1, MPI.INT, prev, 122), WORLD.iRecv(in[2], 1, MPI.INT, prev, 123)};
+        expect(Request.testAny(r) == MPI.UNDEFINED || size == 1, "nothing arrived yet");
+        expect(!Request.testAll(r), "not all");
+        expect(Request.testSome(r).length == 0, "none yet");
+        WORLD.send(new int[] {22}, 1, MPI.INT, next, 122);
+        final Status any = Request.waitAnyStatus(r);
+        expect(any.getIndex() == 2 && in[1][0] == 22 && r[2].isNull(), "waitAny index " + any.getIndex());
+        WORLD.send(new int[] {21}, 1, MPI.INT, next, 121);
+        WORLD.send(new int[] {23}, 1, MPI.INT, next, 123);
+        final List<Integer> seen = new ArrayList<>();
+        while (seen.size() < 2)
+        {
+            for (final int i : Request.waitSome(r))
+            {
+                seen.add(i);
+            }
+        }
+        seen.sort(Integer::compare);
+        expect(seen.equals(List.of(0, 3)), "waitSome indices " + seen);
+        expect(Request.waitSome(r) == null, "all inactive: waitSome gives null");
+        expect(Request.waitAny(r) == MPI.UNDEFINED, "all inactive: waitAny gives UNDEFINED");
+        expect(in[0][0] == 21 && in[2][0] == 23, "data");
+        final Request[] t = {WORLD.iRecv(new int[1], 1, MPI.INT, prev, 124)};
+        WORLD.send(new int[] {24}, 1, MPI.INT, next, 124);
+        Status[] all;
+        while ((all = Request.testAllStatus(t)) == null)
+        {
+            Thread.onSpinWait();
+        }
+        expect(all[0].getTag() == 124, "testAll status");
+    }
+
+    private static void cancel()
+    {
+        final Request r = WORLD.iRecv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 130);
+        r.cancel();
+        final Status st = r.waitStatus();
+        expect(st.isCancelled(), "posted receive cancelled");
+        final Request s = WORLD.iSend(new int[1], 1, MPI.INT, rank, 131);
+        s.waitFor();
+        final Request late = WORLD.iSend(new int[1], 1, MPI.INT, rank, 131);
+        late.cancel();
+        final Status ls = late.waitStatus();
+        expect(!ls.isCancelled(), "an eager send already in the ring is not cancelled");
+        WORLD.recv(new int[1], 1, MPI.INT, rank, 131);
+        WORLD.recv(new int[1], 1, MPI.INT, rank, 131);
+    }
+
+    private static void procNull()
+    {
+        final Request s = WORLD.iSend(new int[1], 1, MPI.INT, MPI.PROC_NULL, 1);
+        final Request r = WORLD.iRecv(new int[1], 1, MPI.INT, MPI.PROC_NULL, 1);
+        expect(s.test(), "PROC_NULL send completes at once");
+        final Status st = r.testStatus();
+        expect(st != null && st.getSource() == MPI.PROC_NULL && st.getTag() == MPI.ANY_TAG &&
+            st.getCount(MPI.INT) == 0, "PROC_NULL receive status " + st);
+        expect(WORLD.sendRecv(new int[1], 1, MPI.INT, MPI.PROC_NULL, 1, new int[1], 1, MPI.INT, MPI.PROC_NULL, 1)
+            .getSource() == MPI.PROC_NULL, "sendRecv with PROC_NULL");
+    }
+
+    private static void pairTypes()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final ByteBuffer out = MPI.newByteBuffer(4 * 8);
+        for (int i = 0; i < 4; i++)
+        {
+            out.putInt(i * 8, rank * 10 + i);
+            out.putInt(i * 8 + 4, i);
+        }
+        final ByteBuffer in = MPI.newByteBuffer(4 * 8);
+        final Status st = WORLD.sendRecv(out, 4, MPI.INT2, next, 140, in, 4, MPI.INT2, prev, 140);
+        expect(st.getCount(MPI.INT2) == 4 && st.getElements(MPI.INT2) == 8, "INT2 count " + st.getCount(MPI.INT2));
+        expect(in.getInt(3 * 8) == prev * 10 + 3 && in.getInt(3 * 8 + 4) == 3, "INT2 data");
+        final ByteBuffer dOut = MPI.newByteBuffer(2 * 16);
+        dOut.putDouble(16, 2.5);
+        dOut.putInt(24, 7);
+        final ByteBuffer dIn = MPI.newByteBuffer(2 * 16);
+        final Status ds = WORLD.sendRecv(dOut, 2, MPI.DOUBLE_INT, next, 141, dIn, 2, MPI.DOUBLE_INT, prev, 141);
+        expect(ds.getCount(MPI.DOUBLE_INT) == 2 && dIn.getDouble(16) == 2.5 && dIn.getInt(24) == 7, "DOUBLE_INT");
+        final float[] c = {1, 2, 3, 4};
+        final float[] cin = new float[4];
+        final Status cs = WORLD.sendRecv(c, 2, MPI.FLOAT_COMPLEX, next, 142, cin, 2, MPI.FLOAT_COMPLEX, prev, 142);
+        expect(cs.getCount(MPI.FLOAT_COMPLEX) == 2 && cs.getElements(MPI.FLOAT_COMPLEX) == 4 && cin[3] == 4,
+            "FLOAT_COMPLEX");
+    }
+
+    private static void nonblockingErrors()
+    {
+        expectError(MPI.ERR_BUFFER, () -> WORLD.iSend((java.nio.Buffer)null, 1, MPI.INT, 0, 0));
+        expectError(MPI.ERR_BUFFER, () -> WORLD.iRecv(new int[2], 3, MPI.INT, 0, 0));
+        expectError(MPI.ERR_RANK, () -> WORLD.iSend(new int[2], 2, MPI.INT, size, 0));
+        expectError(MPI.ERR_RANK, () -> WORLD.iRecv(new int[2], 2, MPI.INT, -7, 0));
+        expectError(MPI.ERR_TAG, () -> WORLD.isSend(new int[2], 2, MPI.INT, 0, -1));
+        expectError(MPI.ERR_COUNT, () -> WORLD.sendInit(new int[2], -2, MPI.INT, 0, 0));
+        expectError(MPI.ERR_TYPE, () -> WORLD.recvInit(new int[2], 2, MPI.DATATYPE_NULL, 0, 0));
+        expectError(MPI.ERR_REQUEST, () -> Request.waitAll(null));
+        expectError(MPI.ERR_REQUEST, () -> Request.waitAll(new Request[] {null}));
+        expectError(MPI.ERR_REQUEST, () -> new Message().mRecv(new int[1], 1, MPI.INT));
+        // Heap buffers are accepted (Open MPI refuses them in nonblocking calls).
+        final IntBuffer heap = IntBuffer.allocate(4);
+        final Request r = WORLD.iRecv(heap, 4, MPI.INT, rank, 150);
+        WORLD.send(new int[] {1, 2, 3, 4}, 4, MPI.INT, rank, 150);
+        r.waitFor();
+        expect(heap.get(3) == 4, "heap IntBuffer in a nonblocking receive");
+    }
+
+    private static void truncateNonblocking()
+    {
+        final byte[] small = new byte[10];
+        final Request r = WORLD.iRecv(small, 10, MPI.BYTE, rank, 160);
+        WORLD.send(new byte[100_000], 100_000, MPI.BYTE, rank, 160 - 0);
+        expectError(MPI.ERR_TRUNCATE, r::waitFor);
+        final Request r2 = WORLD.iRecv(small, 10, MPI.BYTE, rank, 161);
+        final Request s2 = WORLD.iSend(new byte[20], 20, MPI.BYTE, rank, 161);
+        expectError(MPI.ERR_IN_STATUS, () -> Request.waitAll(new Request[] {r2, s2}));
+    }
+
+    private static void sendRecvReplace()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final int[] buf = new int[100_000];
+        Arrays.fill(buf, rank);
+        final Status st = WORLD.sendRecvReplace(buf, buf.length, MPI.INT, next, 170, prev, 170);
+        expect(st.getSource() == prev && buf[0] == prev && buf[99_999] == prev, "sendRecvReplace");
+    }
+
+    private static void detached() throws InterruptedException
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final AtomicInteger sent = new AtomicInteger();
+        final AtomicInteger received = new AtomicInteger();
+        final int[][] in = new int[5][1];
+        for (int i = 0; i < 5; i++)
+        {
+            final int k = i;
+            WORLD.iRecvDetached(in[i], 1, MPI.INT, prev, 180 + i, st ->
+            {
+                if (st.getTag() == 180 + k && in[k][0] == prev + k)
+                {
+                    received.incrementAndGet();
+                }
+            });
+        }
+        for (int i = 0; i < 5; i++)
+        {
+            WORLD.iSendDetached(new int[] {rank + i}, 1, MPI.INT, next, 180 + i, st -> sent.incrementAndGet());
+        }
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while ((sent.get() < 5 || received.get() < 5) && System.nanoTime() < deadline)
+        {
+            MPI.progress();
+            Thread.yield();
+        }
+        expect(sent.get() == 5 && received.get() == 5, "callbacks: sent=" + sent + " received=" + received);
+    }
+
+    private static void generalized() throws InterruptedException
+    {
+        final AtomicInteger freed = new AtomicInteger();
+        final GRequest g = GRequest.start(st ->
+        {
+            st.setElements(MPI.INT, 42);
+            st.setCancelled(false);
+        }, freed::incrementAndGet, complete -> { });
+        final int[] in = new int[1];
+        final Request r = WORLD.iRecv(in, 1, MPI.INT, rank, 190);
+        final Thread t = new Thread(() ->
+        {
+            try
+            {
+                Thread.sleep(100);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            g.complete();
+        });
+        t.start();
+        expect(!g.test(), "not complete before the application says so");
+        WORLD.send(new int[] {5}, 1, MPI.INT, rank, 190);
+        final Status[] st = Request.waitAllStatus(new Request[] {r, g});
+        t.join();
+        expect(st[1].getCount(MPI.INT) == 42 && in[0] == 5, "query function filled the status");
+        expect(freed.get() == 1 && g.isNull(), "free function once, request null");
+    }
+
+    private static void counters()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final PeerCounters before = WORLD.getPeerCounters();
+        WORLD.sendRecv(new byte[1000], 1000, MPI.BYTE, next, 200, new byte[1000], 1000, MPI.BYTE, prev, 200);
+        final PeerCounters after = WORLD.getPeerCounters();
+        expect(after.size() == size, "one entry per rank");
+        expect(after.messagesSent(next) - before.messagesSent(next) == 1 &&
+            after.bytesSent(next) - before.bytesSent(next) == 1000, "sent to next");
+        expect(after.messagesReceived(prev) - before.messagesReceived(prev) == 1 &&
+            after.bytesReceived(prev) - before.bytesReceived(prev) == 1000, "received from prev");
+    }
+
+    private static void expectError(final int errorClass, final Runnable call)
+    {
+        try
+        {
+            call.run();
+        }
+        catch (final MPIException ex)
+        {
+            expect(ex.getErrorClass() == errorClass, "expected error class " + errorClass + " got " +
+                ex.getErrorClass() + ": " + ex.getMessage());
+            return;
+        }
+        throw new AssertionError("expected error class " + errorClass + ", call succeeded");
+    }
+
+    static Datatype unused()
+    {
+        return MPI.INT;
+    }
+}
