@@ -75,6 +75,8 @@ public final class PointToPointEngine implements AutoCloseable
     private final ReentrantLock lock;
     private final ThreadLocal<BackoffIdler> idlers;
     private volatile Thread futexSleeper;
+    /** Bumped on every completion and wake(): lets a sleeper notice work done by other threads. */
+    private volatile long generation;
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
 
     private final ArrayDeque<SendRequest>[] peerQueues;
@@ -357,6 +359,7 @@ public final class PointToPointEngine implements AutoCloseable
             if (done)
             {
                 request.cancelled = true;
+                request.complete = true;
                 onCompleted(request);
             }
         }
@@ -442,6 +445,7 @@ public final class PointToPointEngine implements AutoCloseable
      */
     public void wake()
     {
+        generation++;
         for (final Thread t : parked)
         {
             LockSupport.unpark(t);
@@ -515,10 +519,13 @@ public final class PointToPointEngine implements AutoCloseable
         if (!outbound && futexSleeper == null)
         {
             futexSleeper = me;
+            // Never evaluate done() here: it runs outside the lock and may have side effects
+            // (a matched probe takes its message). Another thread's progress shows as a new generation.
+            final long seen = generation;
             unlockFully();
             try
             {
-                idler.idle(inbox.wakeWord(), () -> inbox.hasPending() || done.getAsBoolean());
+                idler.idle(inbox.wakeWord(), () -> inbox.hasPending() || generation != seen);
             }
             finally
             {
@@ -598,6 +605,10 @@ public final class PointToPointEngine implements AutoCloseable
     private void onCompleted(final EngineRequest r)
     {
         completions++;
+        if (lock != null)
+        {
+            generation++;
+        }
         if (r.onComplete != null)
         {
             callbacks.add(r);
@@ -769,7 +780,8 @@ public final class PointToPointEngine implements AutoCloseable
                 checkClaim(index);
                 return false;
             }
-            writeHeader(ring.buffer(), index, s, 0);
+            // No SYNC flag on an RTS: its CTS already says the message was matched.
+            writeHeader(ring.buffer(), index, s, 0, 0);
             sendTokens.put(s.token, s);
             s.state = SendRequest.WAIT_CTS;
             ring.commit(index);
@@ -798,7 +810,7 @@ public final class PointToPointEngine implements AutoCloseable
                 return false;
             }
             final AtomicBuffer b = ring.buffer();
-            writeHeader(b, index, s, s.sent);
+            writeHeader(b, index, s, s.sent, sync ? FLAG_SYNC : 0);
             if (chunk > 0)
             {
                 UnsafeApi.copyMemory(s.base, s.offset + s.sent, null, b.addressOffset() + index + HEADER_LENGTH, chunk);
@@ -822,12 +834,13 @@ public final class PointToPointEngine implements AutoCloseable
         return true;
     }
 
-    private void writeHeader(final AtomicBuffer b, final int index, final SendRequest s, final long fragmentOffset)
+    private void writeHeader(
+        final AtomicBuffer b, final int index, final SendRequest s, final long fragmentOffset, final int flags)
     {
         b.putInt(index + CONTEXT_OFFSET, s.context);
         b.putInt(index + SOURCE_OFFSET, rank);
         b.putInt(index + TAG_OFFSET, s.tag);
-        b.putInt(index + FLAGS_OFFSET, s.mode == SendRequest.MODE_SYNC ? FLAG_SYNC : 0);
+        b.putInt(index + FLAGS_OFFSET, flags);
         b.putInt(index + SEQUENCE_OFFSET, s.sequence);
         b.putInt(index + RESERVED_OFFSET, 0);
         b.putLong(index + MESSAGE_LENGTH_OFFSET, s.length);
