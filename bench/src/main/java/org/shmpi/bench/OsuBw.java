@@ -3,21 +3,18 @@ package org.shmpi.bench;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 
 /**
  * Unidirectional bandwidth from rank 0 to rank 1, after {@code osu_bw}: rank 0 sends a window
  * of {@code -W} messages, rank 1 receives them and answers with a 4-byte acknowledgement;
  * bandwidth is bytes moved per second of the timed windows, in MB/s (10^6 bytes).
  *
- * <p><b>For now a blocking send/recv pipeline</b>, not osu_bw's method: the mpi API has no
- * nonblocking calls yet. A blocking send returns once the data is in the receiver's ring, so
- * the window still streams, but the receiver has no receives posted ahead. The header says so.
+ * <p>osu_bw's method: rank 0 starts {@code -W} {@code Comm.iSend}s, rank 1 posts {@code -W}
+ * {@code Comm.iRecv}s, both {@code Request.waitAll}, then the acknowledgement.
  *
- * <p>TODO(issue 4): switch to osu_bw's windowed nonblocking method once it exists: rank 0 posts
- * {@code -W} {@code Comm.iSend(buf, size, MPI.BYTE, 1, TAG)}, rank 1 {@code -W}
- * {@code Comm.iRecv(buf, size, MPI.BYTE, 0, TAG)}, both {@code Request.waitAll(requests)}, then
- * the ack; and add OsuBibw (both directions at once) and OsuMbwMr (message rate) on the same
- * pattern.
+ * <p>TODO(issue 4): add OsuBibw (both directions at once) and OsuMbwMr (message rate) on the
+ * same pattern.
  *
  * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBw [-m [MIN:]MAX] [-i N] [-x N] [-W N] [-j N] [-J S] [-b array|buffer]</pre>
  */
@@ -53,9 +50,8 @@ public final class OsuBw
         if (rank == 0)
         {
             OsuReport.header("# OSU MPI-style Bandwidth Test (shmpi-bench " + PROGRAM +
-                ", blocking send/recv pipeline, window " + o.window + ")", o,
-                "Method: blocking send/recv pipeline instead of osu_bw's windowed iSend/iRecv + waitAll " +
-                "(not in the mpi API yet)",
+                ", windowed iSend/iRecv, window " + o.window + ")", o,
+                "Method: osu_bw's windowed iSend/iRecv + waitAll, then a 4-byte acknowledgement",
                 OsuReport.javaVersion());
         }
         comm.barrier();
@@ -89,10 +85,12 @@ public final class OsuBw
                 {
                     start = MPI.wtime();
                 }
+                final Request[] requests = new Request[window];
                 for (int w = 0; w < window; w++)
                 {
-                    comm.send(sbuf, size, MPI.BYTE, 1, TAG);
+                    requests[w] = comm.iSend(sbuf, size, MPI.BYTE, 1, TAG);
                 }
+                Request.waitAll(requests);
                 comm.recv(ack, ACK_BYTES, MPI.BYTE, 1, ACK_TAG);
             }
         }
@@ -104,10 +102,12 @@ public final class OsuBw
                 {
                     start = MPI.wtime();
                 }
+                final Request[] requests = new Request[window];
                 for (int w = 0; w < window; w++)
                 {
-                    comm.recv(rbuf, size, MPI.BYTE, 0, TAG);
+                    requests[w] = comm.iRecv(rbuf, size, MPI.BYTE, 0, TAG);
                 }
+                Request.waitAll(requests);
                 comm.send(ack, ACK_BYTES, MPI.BYTE, 0, ACK_TAG);
             }
         }

@@ -14,6 +14,12 @@ public final class BackoffIdler
 {
     private static final long PARK_MIN_NS = 1_000;
     private static final long PARK_MAX_NS = 200_000;
+    /**
+     * Yields before parking when nobody will wake us. A park costs at least the kernel's timer
+     * slack (50 µs by default) even when asked for 1 µs, while a peer freeing ring space takes
+     * microseconds; yielding lets any other runnable rank use the core meanwhile.
+     */
+    private static final int UNWOKEN_YIELDS = 5_000;
 
     private final int spins;
     private final int yields;
@@ -69,7 +75,8 @@ public final class BackoffIdler
 
     /**
      * One idle step when no one will wake us (e.g. waiting for space in a peer's ring): spin,
-     * yield, then park for exponentially longer naps up to 200 µs.
+     * yield (longer than in the wakeable case), then park for exponentially longer naps up to
+     * 200 µs.
      */
     public void idle()
     {
@@ -78,7 +85,7 @@ public final class BackoffIdler
             count++;
             Thread.onSpinWait();
         }
-        else if (count < spins + yields)
+        else if (count < spins + yields + UNWOKEN_YIELDS)
         {
             count++;
             Thread.yield();
