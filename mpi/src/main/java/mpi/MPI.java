@@ -427,9 +427,34 @@ public final class MPI
         return env != null ? env : "localhost";
     }
 
-    /** A direct byte buffer in native order. */
+    /** Buffers at least this large come from the rank's shared-memory heap. */
+    static final int SHARED_HEAP_MIN_BYTES = 64 * 1024;
+
+    /**
+     * A direct byte buffer in native order. + After {@code Init}, buffers of 64 KiB and more are
+     * carved out of the rank's shared-memory heap: a large message sent from one is copied once,
+     * by the receiver, straight out of it (instead of twice, through the ring). The memory is
+     * released when the buffer (and every view of it) becomes unreachable.
+     */
     public static ByteBuffer newByteBuffer(final int capacity)
     {
+        if (capacity < 0)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "negative capacity: capacity=" + capacity);
+        }
+        final PointToPointEngine e = engine;
+        if (capacity >= SHARED_HEAP_MIN_BYTES && e != null && initialized && !finalized)
+        {
+            try
+            {
+                return e.heap().allocate(capacity);
+            }
+            catch (final IOException ex)
+            {
+                // No room in /dev/shm: an ordinary direct buffer still works, with two copies.
+                return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+            }
+        }
         return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
     }
 

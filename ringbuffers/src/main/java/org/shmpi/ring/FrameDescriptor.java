@@ -37,7 +37,10 @@ package org.shmpi.ring;
  *     With {@link #FLAG_SYNC} the token names the sender's request, to be acknowledged when the
  *     message is matched (synchronous mode).</li>
  * <li>{@link #TYPE_RTS}: request to send a large message (rendezvous); no payload; token names
- *     the sender's request. It is matched like a DATA frame at offset 0.</li>
+ *     the sender's request. It is matched like a DATA frame at offset 0. With
+ *     {@link #FLAG_SHARED} the message lies in the sender's shared heap: peer token is the
+ *     segment, fragment offset the offset in it; the receiver copies it directly and answers
+ *     ACK instead of CTS (single copy).</li>
  * <li>{@link #TYPE_CTS}: clear to send, receiver to sender: token is the sender's request, peer
  *     token the receiver's, which the data frames that follow carry.</li>
  * <li>{@link #TYPE_RDATA}: one fragment of a rendezvous message; token is the receiver's
@@ -56,6 +59,8 @@ public final class FrameDescriptor
 
     /** The sender waits for an ACK when the message is matched. */
     public static final int FLAG_SYNC = 1;
+    /** RTS of a message in the sender's shared heap: the receiver copies it out directly. */
+    public static final int FLAG_SHARED = 2;
 
     public static final int CONTEXT_OFFSET = 0;
     public static final int SOURCE_OFFSET = 4;

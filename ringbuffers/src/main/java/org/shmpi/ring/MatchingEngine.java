@@ -27,8 +27,12 @@ public final class MatchingEngine
         /** A synchronous-mode message from {@code source} was matched: acknowledge {@code token}. */
         void syncMatched(int source, long token);
 
-        /** A rendezvous message was matched by {@code request}: tell the sender to go ahead. */
-        void rendezvousMatched(RecvRequest request, int source, long senderToken);
+        /**
+         * A rendezvous message was matched by {@code request}: tell the sender to go ahead, or,
+         * with {@link FrameDescriptor#FLAG_SHARED}, copy it from the sender's heap segment.
+         */
+        void rendezvousMatched(
+            RecvRequest request, int source, long senderToken, int flags, long segment, long segmentOffset);
 
         /** A receive completed. */
         void completed(RecvRequest request);
@@ -43,7 +47,9 @@ public final class MatchingEngine
         }
 
         @Override
-        public void rendezvousMatched(final RecvRequest request, final int source, final long senderToken)
+        public void rendezvousMatched(
+            final RecvRequest request, final int source, final long senderToken, final int flags, final long segment,
+            final long segmentOffset)
         {
         }
 
@@ -130,7 +136,7 @@ public final class MatchingEngine
         }
         if (msg.rendezvous)
         {
-            listener.rendezvousMatched(request, msg.source, msg.token);
+            listener.rendezvousMatched(request, msg.source, msg.token, msg.flags, msg.segment, msg.segmentOffset);
             return;
         }
         if (msg.isComplete())
@@ -258,16 +264,29 @@ public final class MatchingEngine
         final int flags = buffer.getInt(index + FLAGS_OFFSET);
         final long messageLength = buffer.getLong(index + MESSAGE_LENGTH_OFFSET);
         final long token = buffer.getLong(index + TOKEN_OFFSET);
+        final long segment = buffer.getLong(index + PEER_TOKEN_OFFSET);
+        final long segmentOffset = buffer.getLong(index + FRAGMENT_OFFSET_OFFSET);
         final RecvRequest r = matchPosted(context, source, tag);
         if (r != null)
         {
             start(r, source, tag, messageLength);
-            listener.rendezvousMatched(r, source, token);
+            listener.rendezvousMatched(r, source, token, flags, segment, segmentOffset);
         }
         else
         {
-            unexpected.addLast(new UnexpectedMessage(context, source, tag, flags, token, messageLength, true, null));
+            final UnexpectedMessage msg =
+                new UnexpectedMessage(context, source, tag, flags, token, messageLength, true, null);
+            msg.segment = segment;
+            msg.segmentOffset = segmentOffset;
+            unexpected.addLast(msg);
         }
+    }
+
+    /** Copies a whole message from {@code address} into a matched receive (single copy) and completes it. */
+    public void copyDirect(final RecvRequest r, final long address)
+    {
+        copyIntoRequest(r, 0, address, r.messageLength);
+        finish(r);
     }
 
     /** Handles an RDATA fragment for a matched rendezvous receive. */
@@ -319,7 +338,7 @@ public final class MatchingEngine
     }
 
     private static void copyIntoRequest(
-        final RecvRequest r, final long fragmentOffset, final long srcAddress, final int length)
+        final RecvRequest r, final long fragmentOffset, final long srcAddress, final long length)
     {
         // Never write past the receive buffer: a truncated message keeps only what fits.
         final long room = r.capacity - fragmentOffset;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -91,6 +92,28 @@ public final class PointToPointEngine implements AutoCloseable
     private final long[] bytesSent;
     private final long[] messagesReceived;
     private final long[] bytesReceived;
+    private final SharedHeap heap;
+    /**
+     * Peers' heap segments mapped here, least recently used first; at most 64 stay mapped, so a
+     * segment its owner has freed does not keep its memory alive for long.
+     */
+    private final java.util.LinkedHashMap<Long, java.nio.MappedByteBuffer> peerSegments =
+        new java.util.LinkedHashMap<>(16, 0.75f, true)
+        {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(final Map.Entry<Long, java.nio.MappedByteBuffer> eldest)
+            {
+                if (size() > 64)
+                {
+                    org.agrona.IoUtil.unmap(eldest.getValue());
+                    return true;
+                }
+                return false;
+            }
+        };
+    private long sharedCopies;
     private int nextSequence;
     private long nextToken = 1;
     private int completions;
@@ -126,6 +149,7 @@ public final class PointToPointEngine implements AutoCloseable
             job.ringCapacity(), futex);
         this.peers = new Inbox[worldSize];
         this.peers[rank] = inbox;
+        this.heap = new SharedHeap(directory, rank);
         this.peerQueues = new ArrayDeque[worldSize];
         this.controlQueues = new ArrayDeque[worldSize];
         this.peerBusy = new boolean[worldSize];
@@ -142,8 +166,18 @@ public final class PointToPointEngine implements AutoCloseable
             }
 
             @Override
-            public void rendezvousMatched(final RecvRequest request, final int source, final long senderToken)
+            public void rendezvousMatched(
+                final RecvRequest request, final int source, final long senderToken, final int flags,
+                final long segment, final long segmentOffset)
             {
+                if ((flags & FLAG_SHARED) != 0)
+                {
+                    // Single copy: straight from the sender's heap segment into the receive buffer.
+                    matching.copyDirect(request, peerSegment(source, segment) + segmentOffset);
+                    sharedCopies++;
+                    control(source, TYPE_ACK, senderToken, 0);
+                    return;
+                }
                 request.token = nextToken++;
                 recvTokens.put(request.token, request);
                 control(source, TYPE_CTS, senderToken, request.token);
@@ -182,6 +216,49 @@ public final class PointToPointEngine implements AutoCloseable
     public boolean isThreadSafe()
     {
         return lock != null;
+    }
+
+    /** This rank's shared-memory heap (buffers peers can copy large messages from directly). */
+    public SharedHeap heap()
+    {
+        return heap;
+    }
+
+    /** Large messages received by a single copy out of a sender's shared heap. */
+    public long sharedCopies()
+    {
+        lock();
+        try
+        {
+            return sharedCopies;
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /** Address where segment {@code segment} of rank {@code source} is mapped here (mapped once). */
+    private long peerSegment(final int source, final long segment)
+    {
+        final long key = ((long)source << 40) | segment;
+        java.nio.MappedByteBuffer mapped = peerSegments.get(key);
+        if (mapped == null)
+        {
+            final java.nio.file.Path path = SharedHeap.segmentFile(directory, source, segment);
+            try (java.nio.channels.FileChannel channel =
+                java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ))
+            {
+                mapped = channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, channel.size());
+            }
+            catch (final IOException ex)
+            {
+                throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot map the heap segment of rank " + source +
+                    ": path=" + path + ": " + ex.getMessage(), ex);
+            }
+            peerSegments.put(key, mapped);
+        }
+        return org.agrona.BufferUtil.address(mapped);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -780,10 +857,20 @@ public final class PointToPointEngine implements AutoCloseable
                 checkClaim(index);
                 return false;
             }
-            // No SYNC flag on an RTS: its CTS already says the message was matched.
-            writeHeader(ring.buffer(), index, s, 0, 0);
+            // No SYNC flag on an RTS: its CTS (or ACK) already says the message was matched.
+            final SharedHeap.Segment segment = s.base == null ? heap.find(s.offset, s.length) : null;
+            if (segment != null)
+            {
+                writeHeader(ring.buffer(), index, s, s.offset - segment.address, FLAG_SHARED);
+                ring.buffer().putLong(index + PEER_TOKEN_OFFSET, segment.id);
+                s.state = SendRequest.WAIT_ACK;
+            }
+            else
+            {
+                writeHeader(ring.buffer(), index, s, 0, 0);
+                s.state = SendRequest.WAIT_CTS;
+            }
             sendTokens.put(s.token, s);
-            s.state = SendRequest.WAIT_CTS;
             ring.commit(index);
             target.wakeWord().wakeIfSleeping();
             return true;
@@ -1039,6 +1126,11 @@ public final class PointToPointEngine implements AutoCloseable
     @Override
     public void close()
     {
+        for (final java.nio.MappedByteBuffer m : peerSegments.values())
+        {
+            org.agrona.IoUtil.unmap(m);
+        }
+        peerSegments.clear();
         for (int r = 0; r < peers.length; r++)
         {
             if (peers[r] != null)

@@ -14,6 +14,9 @@ public final class UnexpectedMessage
     final long length;
     final boolean rendezvous;
     final byte[] data;
+    /** Shared-heap rendezvous: the sender's segment and the offset of the message in it. */
+    long segment;
+    long segmentOffset;
     long received;
     /** A receive that matched this message while its fragments were still arriving. */
     RecvRequest claimedBy;

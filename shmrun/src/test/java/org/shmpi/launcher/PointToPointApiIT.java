@@ -99,7 +99,7 @@ class PointToPointApiIT
         assertTrue(r.out.contains("BIG OK rank=1 bytes=404750342"), r.toString());
     }
 
-    private static final int P2P_CHECKS_PER_RANK = 29;
+    private static final int P2P_CHECKS_PER_RANK = 30;
 
     @Test
     void errorsAreFatalByDefault() throws Exception

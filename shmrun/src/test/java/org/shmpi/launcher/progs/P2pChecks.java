@@ -65,6 +65,7 @@ public final class P2pChecks
         check("detached-and-callbacks", P2pChecks::detached);
         check("generalized-request", P2pChecks::generalized);
         check("peer-counters", P2pChecks::counters);
+        check("shared-heap-single-copy", P2pChecks::sharedHeap);
         WORLD.barrier();
         System.out.println("DONE rank=" + rank + " failures=" + failures);
         MPI.Finalize();
@@ -637,6 +638,59 @@ public final class P2pChecks
             after.bytesSent(next) - before.bytesSent(next) == 1000, "sent to next");
         expect(after.messagesReceived(prev) - before.messagesReceived(prev) == 1 &&
             after.bytesReceived(prev) - before.bytesReceived(prev) == 1000, "received from prev");
+    }
+
+    /** The engine's count of large messages received by one copy out of a sender's heap. */
+    private static long sharedCopies() throws Exception
+    {
+        final java.lang.reflect.Method m = MPI.class.getDeclaredMethod("engine");
+        m.setAccessible(true);
+        final Object engine = m.invoke(null);
+        return (Long)engine.getClass().getMethod("sharedCopies").invoke(engine);
+    }
+
+    /** Large messages from MPI.newXxxBuffer memory are copied once, straight out of the sender's heap. */
+    private static void sharedHeap() throws Exception
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final long before = sharedCopies();
+        final int n = (1 << 20) + 3;
+        final ByteBuffer out = MPI.newByteBuffer(n);
+        for (int i = 0; i < n; i++)
+        {
+            out.put(i, (byte)(rank * 13 + i));
+        }
+        // Posted receive into an array.
+        final byte[] in = new byte[n];
+        WORLD.sendRecv(out, n, MPI.BYTE, next, 210, in, n, MPI.BYTE, prev, 210);
+        for (int i = 0; i < n; i++)
+        {
+            if (in[i] != (byte)(prev * 13 + i))
+            {
+                throw new AssertionError("byte " + i + " from the heap buffer of " + prev);
+            }
+        }
+        // Unexpected first (probed before the receive is posted), into a heap IntBuffer view.
+        final IntBuffer ints = MPI.newIntBuffer(100_000);
+        for (int i = 0; i < 100_000; i++)
+        {
+            ints.put(i, rank * 1_000_000 + i);
+        }
+        final Request s = WORLD.isSend(ints, 100_000, MPI.INT, next, 211);
+        WORLD.probe(prev, 211);
+        final IntBuffer got = MPI.newIntBuffer(100_000);
+        WORLD.recv(got, 100_000, MPI.INT, prev, 211);
+        s.waitFor();
+        expect(got.get(0) == prev * 1_000_000 && got.get(99_999) == prev * 1_000_000 + 99_999, "IntBuffer view");
+        // Truncation on this path too: nothing written past the receive.
+        final byte[] small = new byte[200_000];
+        final Request r = WORLD.iRecv(small, 100_000, MPI.BYTE, prev, 212);
+        final Request s2 = WORLD.iSend(out, n, MPI.BYTE, next, 212);
+        expectError(MPI.ERR_TRUNCATE, r::waitFor);
+        s2.waitFor();
+        expect(small[99_999] == (byte)(prev * 13 + 99_999) && small[100_000] == 0, "truncated single copy");
+        expect(sharedCopies() - before == 3, "single copies: " + (sharedCopies() - before));
     }
 
     private static void expectError(final int errorClass, final Runnable call)
