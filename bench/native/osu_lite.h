@@ -1,5 +1,5 @@
 /*
- * Options, defaults and output shared by osu_latency_lite.c and osu_bw_lite.c: the same
+ * Options, defaults and output shared by the *_lite.c benchmarks: the same
  * options, defaults and format as the Java benchmarks (org.shmpi.bench.OsuOptions), so that
  * every system runs the very same iterations.
  *   -m [MIN:]MAX  -i N  -x N  -W N  -j N  -J SECONDS  -b array|buffer (accepted; C has one kind)  -h
@@ -17,7 +17,10 @@
 #define OSU_PRELUDE_SIZE 8
 #define OSU_JIT_CONTROL_TAG 7777
 
-enum osu_kind { OSU_LATENCY, OSU_BANDWIDTH };
+enum osu_kind { OSU_LATENCY, OSU_BANDWIDTH, OSU_BARRIER /* no sizes: -i/-x count barriers */ };
+
+/* What osu_start_ranks accepts: exactly two ranks, an even number, or any number. */
+enum osu_ranks { OSU_RANKS_TWO, OSU_RANKS_EVEN, OSU_RANKS_ANY };
 
 /* Only rank 0 reports bad options. */
 static int osu_verbose = 1;
@@ -35,7 +38,7 @@ struct osu_options {
     const char *buffer;
 };
 
-static long osu_number(const char *s, const char *opt, long least)
+static inline long osu_number(const char *s, const char *opt, long least)
 {
     char *end;
     long v = strtol(s, &end, 10);
@@ -46,7 +49,7 @@ static long osu_number(const char *s, const char *opt, long least)
     return v;
 }
 
-static void osu_usage(const char *prog, enum osu_kind kind)
+static inline void osu_usage(const char *prog, enum osu_kind kind)
 {
     fprintf(stderr, "Usage: %s [options]\n", prog);
     fprintf(stderr, "  -m [MIN:]MAX        sizes MIN, 2*MIN, ... up to MAX bytes (default %d:%d)\n",
@@ -63,7 +66,7 @@ static void osu_usage(const char *prog, enum osu_kind kind)
 }
 
 /* Returns 0 on success, 1 on help, -1 on error. */
-static int osu_parse(int argc, char **argv, enum osu_kind kind, struct osu_options *o)
+static inline int osu_parse(int argc, char **argv, enum osu_kind kind, struct osu_options *o)
 {
     int i;
     memset(o, 0, sizeof *o);
@@ -137,9 +140,10 @@ static int osu_parse(int argc, char **argv, enum osu_kind kind, struct osu_optio
     return 0;
 }
 
-static long osu_default_iterations(const struct osu_options *o, long size)
+static inline long osu_default_iterations(const struct osu_options *o, long size)
 {
     long v;
+    if (o->kind == OSU_BARRIER) return 1000;
     if (o->kind == OSU_BANDWIDTH) return size <= OSU_LARGE_MESSAGE_SIZE ? 100 : 20;
     if (size <= OSU_LARGE_MESSAGE_SIZE) return 10000;
     v = (1L << 26) / size;
@@ -148,31 +152,32 @@ static long osu_default_iterations(const struct osu_options *o, long size)
     return v;
 }
 
-static long osu_iterations(const struct osu_options *o, long size)
+static inline long osu_iterations(const struct osu_options *o, long size)
 {
     return o->iterations >= 0 ? o->iterations : osu_default_iterations(o, size);
 }
 
-static long osu_warmup(const struct osu_options *o, long size)
+static inline long osu_warmup(const struct osu_options *o, long size)
 {
     long v;
     if (o->warmup >= 0) return o->warmup;
+    if (o->kind == OSU_BARRIER) return 100;
     if (o->kind == OSU_BANDWIDTH) return size <= OSU_LARGE_MESSAGE_SIZE ? 10 : 2;
     if (size <= OSU_LARGE_MESSAGE_SIZE) return 1000;
     v = osu_default_iterations(o, size) / 10;
     return v < 20 ? 20 : v;
 }
 
-static long osu_prelude_size(const struct osu_options *o)
+static inline long osu_prelude_size(const struct osu_options *o)
 {
     return o->max_size < OSU_PRELUDE_SIZE ? o->max_size : OSU_PRELUDE_SIZE;
 }
 
 /* Iterations of one warm-up chunk: 1000 round trips, or windows of about 1000 messages. */
-static long osu_jit_chunk(const struct osu_options *o)
+static inline long osu_jit_chunk(const struct osu_options *o)
 {
     long n;
-    if (o->kind == OSU_LATENCY) return 1000;
+    if (o->kind != OSU_BANDWIDTH) return 1000;
     n = 1000 / o->window;
     return n < 1 ? 1 : n;
 }
@@ -181,15 +186,16 @@ typedef void (*osu_chunk_fn)(void *ctx);
 
 /*
  * The warm-up before the first size, as the Java benchmarks do it: chunks of the benchmark's
- * loop until at least -j messages and -J seconds; after each chunk rank 0 tells rank 1 whether
+ * loop until at least -j messages and -J seconds; after each chunk rank 0 tells the others whether
  * another one follows, then both enter a barrier.
  */
-static void osu_jit_warmup(int rank, const struct osu_options *o, osu_chunk_fn chunk, void *ctx)
+static inline void osu_jit_warmup(int rank, const struct osu_options *o, osu_chunk_fn chunk, void *ctx)
 {
     long messages = 0;
-    long per_chunk = o->kind == OSU_LATENCY ? osu_jit_chunk(o) : osu_jit_chunk(o) * o->window;
+    long per_chunk = o->kind == OSU_BANDWIDTH ? osu_jit_chunk(o) * o->window : osu_jit_chunk(o);
     double end;
-    int more;
+    int more, r, nranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     if (o->jit_prelude <= 0 && o->jit_seconds <= 0) return;
     end = MPI_Wtime() + o->jit_seconds;
     do {
@@ -197,7 +203,8 @@ static void osu_jit_warmup(int rank, const struct osu_options *o, osu_chunk_fn c
         messages += per_chunk;
         if (rank == 0) {
             more = messages < o->jit_prelude || MPI_Wtime() < end;
-            MPI_Send(&more, 1, MPI_INT, 1, OSU_JIT_CONTROL_TAG, MPI_COMM_WORLD);
+            for (r = 1; r < nranks; r++)
+                MPI_Send(&more, 1, MPI_INT, r, OSU_JIT_CONTROL_TAG, MPI_COMM_WORLD);
         } else {
             MPI_Recv(&more, 1, MPI_INT, 0, OSU_JIT_CONTROL_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
@@ -205,14 +212,20 @@ static void osu_jit_warmup(int rank, const struct osu_options *o, osu_chunk_fn c
     } while (more);
 }
 
-static long osu_next_size(long s)
+static inline long osu_next_size(long s)
 {
     return s == 0 ? 1 : s * 2;
 }
 
-static void osu_describe(const struct osu_options *o)
+static inline void osu_describe(const struct osu_options *o)
 {
     const char *unit = o->kind == OSU_LATENCY ? "round trips" : "windows";
+    if (o->kind == OSU_BARRIER) {
+        printf("# Warm-up (as the Java twins' JIT warm-up): at least %ld barriers and at least %.1f s (-j, -J)\n",
+               o->jit_prelude, o->jit_seconds);
+        printf("# Warm-up: %ld barriers (-x); iterations: %ld barriers (-i)\n", osu_warmup(o, 0), osu_iterations(o, 0));
+        return;
+    }
     printf("# Buffers: malloc'd, page aligned (-b %s accepted, no difference in C)\n", o->buffer);
     printf("# Warm-up before the first size (as the Java twins' JIT warm-up): at least %ld %s of %ld B "
            "and at least %.1f s (-j, -J)\n", o->jit_prelude, o->kind == OSU_LATENCY ? "round trips" : "messages",
@@ -231,7 +244,7 @@ static void osu_describe(const struct osu_options *o)
         printf("# Iterations per size: 100 windows up to 8 KiB, then 20 (-i)\n");
 }
 
-static void osu_library(void)
+static inline void osu_library(void)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
@@ -244,7 +257,7 @@ static void osu_library(void)
     printf("# C, %s\n", version);
 }
 
-static void *osu_alloc(long bytes, int fill)
+static inline void *osu_alloc(long bytes, int fill)
 {
     void *p = NULL;
     if (posix_memalign(&p, 4096, (size_t)(bytes < 4 ? 4 : bytes)) != 0) {
@@ -255,8 +268,9 @@ static void *osu_alloc(long bytes, int fill)
     return p;
 }
 
-/* Common start: parse, check two ranks. Returns 0 to run, else the exit status (after Finalize). */
-static int osu_start(int argc, char **argv, enum osu_kind kind, struct osu_options *o, int rank, int size)
+/* Common start: parse, check the rank count. Returns -1 to run, else the exit status (after Finalize). */
+static inline int osu_start_ranks(int argc, char **argv, enum osu_kind kind, struct osu_options *o, int rank, int size,
+                           enum osu_ranks need)
 {
     int rc;
     osu_verbose = rank == 0;
@@ -265,11 +279,33 @@ static int osu_start(int argc, char **argv, enum osu_kind kind, struct osu_optio
         if (rank == 0) osu_usage(argv[0], kind);
         return rc == 1 ? 0 : 1;
     }
-    if (size != 2) {
+    if (need == OSU_RANKS_TWO && size != 2) {
         if (rank == 0) fprintf(stderr, "%s: this test requires exactly two processes, got %d\n", argv[0], size);
         return 1;
     }
+    if (need == OSU_RANKS_EVEN && (size < 2 || size % 2 != 0)) {
+        if (rank == 0) fprintf(stderr, "%s: this test requires an even number of processes, got %d\n", argv[0], size);
+        return 1;
+    }
     return -1;
+}
+
+static inline int osu_start(int argc, char **argv, enum osu_kind kind, struct osu_options *o, int rank, int size)
+{
+    return osu_start_ranks(argc, argv, kind, o, rank, size, OSU_RANKS_TWO);
+}
+
+/* One double from every rank to rank 0 by point-to-point (as the Java twins: no collectives). */
+static inline void osu_gather_to_zero(int rank, int nranks, double value, double *all, int tag)
+{
+    int r;
+    if (rank != 0) {
+        MPI_Send(&value, 1, MPI_DOUBLE, 0, tag, MPI_COMM_WORLD);
+        return;
+    }
+    all[0] = value;
+    for (r = 1; r < nranks; r++)
+        MPI_Recv(&all[r], 1, MPI_DOUBLE, r, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 #endif

@@ -1,10 +1,12 @@
 package org.shmpi.bench;
 
+import java.nio.Buffer;
 import java.util.Arrays;
 
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 
 /**
  * What the MPI benchmarks share: option parsing on every rank (rank 0 reports), buffers, and
@@ -32,7 +34,7 @@ final class MpiBench
     /**
      * The one-off JIT warm-up before the first size: chunks of the benchmark's loop until at
      * least {@code -j} messages have gone and {@code -J} seconds have passed. Rank 0 decides and
-     * tells rank 1 after every chunk, so both run the same number of chunks, and both then enter
+     * tells the other ranks after every chunk, so all run the same number of chunks, and both then enter
      * a barrier (as between sizes). The time bound is
      * what matters on a small machine: compiler threads compete with the ranks for the CPUs, and
      * the first fraction of a second is slow whatever the count.
@@ -44,6 +46,7 @@ final class MpiBench
             return;
         }
         final int[] more = new int[1];
+        final int ranks = comm.getSize();
         final double end = MPI.wtime() + o.jitSeconds;
         long messages = 0;
         do
@@ -53,7 +56,10 @@ final class MpiBench
             if (rank == 0)
             {
                 more[0] = messages < o.jitPrelude || MPI.wtime() < end ? 1 : 0;
-                comm.send(more, 1, MPI.INT, 1, JIT_CONTROL_TAG);
+                for (int r = 1; r < ranks; r++)
+                {
+                    comm.send(more, 1, MPI.INT, r, JIT_CONTROL_TAG);
+                }
             }
             else
             {
@@ -121,6 +127,69 @@ final class MpiBench
             return false;
         }
         return true;
+    }
+
+    /** Multi-pair benchmarks (osu_mbw_mr, osu_multi_lat) need an even number of ranks, at least 2. */
+    static boolean requireEvenRanks(final int size, final int rank, final String program)
+    {
+        if (size < 2 || size % 2 != 0)
+        {
+            if (rank == 0)
+            {
+                System.err.println(program + ": this test requires an even number of processes, got " + size);
+            }
+            failed = true;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * {@code comm.iSend}, calling the {@code Buffer} overload for direct buffers: Open MPI's Java
+     * bindings have only that one, so with {@code -b buffer} these class files run on them too.
+     */
+    static Request iSend(final Comm comm, final Object buf, final int count, final int dest, final int tag)
+        throws MPIException
+    {
+        if (buf instanceof Buffer)
+        {
+            return comm.iSend((Buffer)buf, count, MPI.BYTE, dest, tag);
+        }
+        return comm.iSend(buf, count, MPI.BYTE, dest, tag);
+    }
+
+    /** {@code comm.iRecv}, as {@link #iSend}. */
+    static Request iRecv(final Comm comm, final Object buf, final int count, final int source, final int tag)
+        throws MPIException
+    {
+        if (buf instanceof Buffer)
+        {
+            return comm.iRecv((Buffer)buf, count, MPI.BYTE, source, tag);
+        }
+        return comm.iRecv(buf, count, MPI.BYTE, source, tag);
+    }
+
+    /**
+     * Gathers one double from every rank at rank 0 with point-to-point messages (no collectives
+     * needed); rank 0 gets all values, the others get null.
+     */
+    static double[] gatherToZero(final Comm comm, final int rank, final double value, final int tag)
+        throws MPIException
+    {
+        final double[] one = {value};
+        if (rank != 0)
+        {
+            comm.send(one, 1, MPI.DOUBLE, 0, tag);
+            return null;
+        }
+        final double[] all = new double[comm.getSize()];
+        all[0] = value;
+        for (int r = 1; r < all.length; r++)
+        {
+            comm.recv(one, 1, MPI.DOUBLE, r, tag);
+            all[r] = one[0];
+        }
+        return all;
     }
 
     /** A send or receive buffer of {@code bytes} bytes, filled with {@code fill}. */

@@ -13,8 +13,7 @@ import mpi.Request;
  * <p>osu_bw's method: rank 0 starts {@code -W} {@code Comm.iSend}s, rank 1 posts {@code -W}
  * {@code Comm.iRecv}s, both {@code Request.waitAll}, then the acknowledgement.
  *
- * <p>TODO(issue 4): add OsuBibw (both directions at once) and OsuMbwMr (message rate) on the
- * same pattern.
+ * <p>See also OsuBibw (both directions at once) and OsuMbwMr (several pairs, message rate).
  *
  * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBw [-m [MIN:]MAX] [-i N] [-x N] [-W N] [-j N] [-J S] [-b array|buffer]</pre>
  */
@@ -88,7 +87,7 @@ public final class OsuBw
                 final Request[] requests = new Request[window];
                 for (int w = 0; w < window; w++)
                 {
-                    requests[w] = comm.iSend(sbuf, size, MPI.BYTE, 1, TAG);
+                    requests[w] = MpiBench.iSend(comm, sbuf, size, 1, TAG);
                 }
                 Request.waitAll(requests);
                 comm.recv(ack, ACK_BYTES, MPI.BYTE, 1, ACK_TAG);
@@ -105,7 +104,7 @@ public final class OsuBw
                 final Request[] requests = new Request[window];
                 for (int w = 0; w < window; w++)
                 {
-                    requests[w] = comm.iRecv(rbuf, size, MPI.BYTE, 0, TAG);
+                    requests[w] = MpiBench.iRecv(comm, rbuf, size, 0, TAG);
                 }
                 Request.waitAll(requests);
                 comm.send(ack, ACK_BYTES, MPI.BYTE, 0, ACK_TAG);

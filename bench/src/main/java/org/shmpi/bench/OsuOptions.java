@@ -16,7 +16,9 @@ final class OsuOptions
     /** Which benchmark family the defaults are for. */
     enum Kind
     {
-        LATENCY, BANDWIDTH
+        LATENCY, BANDWIDTH,
+        /** No message sizes: iterations of a collective (osu_barrier). */
+        BARRIER
     }
 
     /** Sizes above this use the "large message" defaults, as in OSU. */
@@ -186,13 +188,13 @@ final class OsuOptions
      */
     int jitChunk()
     {
-        return kind == Kind.LATENCY ? 1000 : Math.max(1, 1000 / window);
+        return kind == Kind.BANDWIDTH ? Math.max(1, 1000 / window) : 1000;
     }
 
     /** Messages (latency: round trips) in one JIT warm-up chunk. */
     long jitChunkMessages()
     {
-        return kind == Kind.LATENCY ? jitChunk() : (long)jitChunk() * window;
+        return kind == Kind.BANDWIDTH ? (long)jitChunk() * window : jitChunk();
     }
 
     /** The message sizes to measure, OSU style: MIN, then doubling up to MAX (0 is followed by 1). */
@@ -223,6 +225,10 @@ final class OsuOptions
 
     private int defaultIterations(final int size)
     {
+        if (kind == Kind.BARRIER)
+        {
+            return 1000;
+        }
         if (kind == Kind.BANDWIDTH)
         {
             return size <= LARGE_MESSAGE_SIZE ? 100 : 20;
@@ -242,6 +248,10 @@ final class OsuOptions
         if (warmup >= 0)
         {
             return warmup;
+        }
+        if (kind == Kind.BARRIER)
+        {
+            return 100;
         }
         if (kind == Kind.BANDWIDTH)
         {
@@ -267,6 +277,13 @@ final class OsuOptions
     {
         final List<String> lines = new ArrayList<>();
         lines.add("# Buffers: " + (directBuffers ? "direct ByteBuffer (-b buffer)" : "byte[] arrays (-b array)"));
+        if (kind == Kind.BARRIER)
+        {
+            lines.add(String.format(Locale.ROOT, "# JIT warm-up: at least %d barriers and at least %.1f s (-j, -J)",
+                jitPrelude, jitSeconds));
+            lines.add("# Warm-up: " + warmup(0) + " barriers (-x); iterations: " + iterations(0) + " barriers (-i)");
+            return lines;
+        }
         final String unit = kind == Kind.LATENCY ? "round trips" : "windows of " + window + " messages";
         lines.add(String.format(Locale.ROOT, "# JIT warm-up before the first size: at least %d %s of %d B " +
             "and at least %.1f s (-j, -J)", jitPrelude, kind == Kind.LATENCY ? "round trips" : "messages",

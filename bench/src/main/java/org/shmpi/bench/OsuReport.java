@@ -21,6 +21,14 @@ final class OsuReport
 
     static void header(final String title, final OsuOptions options, final String... notes)
     {
+        headerWithColumns(title, options,
+            options.kind == OsuOptions.Kind.BANDWIDTH ? BANDWIDTH_COLUMNS : LATENCY_COLUMNS, notes);
+    }
+
+    /** As {@link #header}, with the given column line (e.g. osu_mbw_mr's three columns). */
+    static void headerWithColumns(final String title, final OsuOptions options, final String columns,
+        final String... notes)
+    {
         System.out.println(title);
         for (final String note : notes)
         {
@@ -30,7 +38,14 @@ final class OsuReport
         {
             System.out.println(line);
         }
-        System.out.println(options.kind == OsuOptions.Kind.LATENCY ? LATENCY_COLUMNS : BANDWIDTH_COLUMNS);
+        System.out.println(columns);
+        System.out.flush();
+    }
+
+    /** A row of three columns, {@code %-10d%20.2f%20.2f} as osu_mbw_mr prints it. */
+    static void row(final int size, final double value, final double value2)
+    {
+        System.out.println(String.format(Locale.ROOT, "%-10d%20.2f%20.2f", size, value, value2));
         System.out.flush();
     }
 
