@@ -71,6 +71,8 @@ public final class PointToPointEngine implements AutoCloseable
     private final Inbox[] peers;
     private final MatchingEngine matching;
     private final MessageHandler handler = this::onFrame;
+    /** Made once: the idle loop asks it on every step, and must not allocate. */
+    private final BooleanSupplier inboxHasPending;
     private final long abortCheckIntervalNs = 1_000_000;
     private final long eagerLimit;
     private final ReentrantLock lock;
@@ -147,6 +149,7 @@ public final class PointToPointEngine implements AutoCloseable
         this.idlers = ThreadLocal.withInitial(() -> BackoffIdler.from(config));
         this.inbox = Inbox.create(directory.inboxFile(rank), rank, ProcessHandle.current().pid(),
             job.ringCapacity(), futex);
+        this.inboxHasPending = inbox::hasPending;
         this.peers = new Inbox[worldSize];
         this.peers[rank] = inbox;
         this.heap = new SharedHeap(directory, rank);
@@ -483,7 +486,7 @@ public final class PointToPointEngine implements AutoCloseable
                 {
                     break;
                 }
-                idle(idler, done);
+                idle(idler);
                 final long now = System.nanoTime();
                 if (now - nextAbortCheck > 0)
                 {
@@ -577,7 +580,7 @@ public final class PointToPointEngine implements AutoCloseable
     // ------------------------------------------------------------------------------------------
     // Waiting
 
-    private void idle(final BackoffIdler idler, final BooleanSupplier done)
+    private void idle(final BackoffIdler idler)
     {
         final boolean outbound = !busyPeers.isEmpty() || !streams.isEmpty();
         if (lock == null)
@@ -588,7 +591,7 @@ public final class PointToPointEngine implements AutoCloseable
             }
             else
             {
-                idler.idle(inbox.wakeWord(), inbox::hasPending);
+                idler.idle(inbox.wakeWord(), inboxHasPending);
             }
             return;
         }

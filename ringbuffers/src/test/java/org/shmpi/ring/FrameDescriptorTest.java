@@ -8,8 +8,9 @@ import java.util.List;
 
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.junit.jupiter.api.Test;
-import org.shmpi.ring.LayoutDiagram.Field;
-import org.shmpi.ring.LayoutDiagram.Row;
+import org.shmpi.shm.LayoutDiagram;
+import org.shmpi.shm.LayoutDiagram.Field;
+import org.shmpi.shm.LayoutDiagram.Row;
 
 /** Pins the frame header layout and its Javadoc diagram. */
 class FrameDescriptorTest

@@ -16,8 +16,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.shmpi.ring.LayoutDiagram.Field;
-import org.shmpi.ring.LayoutDiagram.Row;
+import org.shmpi.shm.LayoutDiagram;
+import org.shmpi.shm.LayoutDiagram.Field;
+import org.shmpi.shm.LayoutDiagram.Row;
 
 /** Pins the inbox file layout: every offset, the total length, and the Javadoc diagram. */
 class InboxDescriptorTest

@@ -13,20 +13,20 @@ import java.util.regex.Pattern;
  * Reads the bit-ruler diagram out of a layout class's Javadoc, so a test can compare it with the
  * constants. Rows look like {@code |   Label   |  12  notes}; slot rows like {@code +8  label  notes}.
  */
-final class LayoutDiagram
+public final class LayoutDiagram
 {
     private static final Pattern ROW = Pattern.compile("^\\s*\\*\\s+\\|\\s+(\\S.*?)\\s+\\|\\s+(\\d+)(?:\\s.*)?$");
     private static final Pattern RELATIVE_ROW = Pattern.compile("^\\s*\\*\\s+\\+(\\d+)\\s+(\\S.*?)(?:\\s{2,}.*)?$");
 
     /** One labelled row of a diagram. */
-    record Row(String label, int offset)
+    public record Row(String label, int offset)
     {
     }
 
     /** A field as the code defines it: where it starts and how many bytes it takes. */
-    record Field(String name, int offset, int size)
+    public record Field(String name, int offset, int size)
     {
-        int end()
+        public int end()
         {
             return offset + size;
         }
@@ -37,7 +37,7 @@ final class LayoutDiagram
     }
 
     /** The class Javadoc (everything before the class declaration) of a main source file. */
-    static List<String> javadocOf(final String relativeSource) throws IOException
+    public static List<String> javadocOf(final String relativeSource) throws IOException
     {
         final Path base = Path.of(System.getProperty("basedir", "."));
         final Path source = base.resolve("src/main/java").resolve(relativeSource);
@@ -58,7 +58,7 @@ final class LayoutDiagram
      * Fails unless the fields, in the given order, are ascending, do not overlap, and each is
      * naturally aligned (a 4-byte field on 4, an 8-byte field on 8: atomic access needs it).
      */
-    static void checkDisjointAndAligned(final List<Field> fields)
+    public static void checkDisjointAndAligned(final List<Field> fields)
     {
         for (int i = 0; i < fields.size(); i++)
         {
@@ -75,7 +75,7 @@ final class LayoutDiagram
     }
 
     /** Rows of the form {@code | label | offset}, in document order. */
-    static List<Row> absoluteRows(final List<String> doc)
+    public static List<Row> absoluteRows(final List<String> doc)
     {
         final List<Row> rows = new ArrayList<>();
         for (final String line : doc)
@@ -90,7 +90,7 @@ final class LayoutDiagram
     }
 
     /** Rows of the form {@code +offset label}, in document order. */
-    static List<Row> relativeRows(final List<String> doc)
+    public static List<Row> relativeRows(final List<String> doc)
     {
         final List<Row> rows = new ArrayList<>();
         for (final String line : doc)

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import mpi.Comm;
-import mpi.Datatype;
 import mpi.GRequest;
 import mpi.MPI;
 import mpi.MPIException;
@@ -706,10 +705,5 @@ public final class P2pChecks
             return;
         }
         throw new AssertionError("expected error class " + errorClass + ", call succeeded");
-    }
-
-    static Datatype unused()
-    {
-        return MPI.INT;
     }
 }
