@@ -1,13 +1,5 @@
 package mpi;
 
-import java.nio.Buffer;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 
 /**
  * An MPI datatype. This release has the basic types: each maps one Java primitive array type
@@ -35,8 +27,6 @@ public final class Datatype
 
     final int id;
     final int size;
-    final Class<?> arrayClass;
-    final Class<? extends Buffer> bufferClass;
     /** Basic elements per item: 2 for the pair and complex types, else 1. */
     final int elementsPerItem;
     /** Size of the first element of a pair (for counting a partial pair), else the size. */
@@ -44,20 +34,16 @@ public final class Datatype
     private final String name;
 
     private Datatype(
-        final int id, final int size, final Class<?> arrayClass, final Class<? extends Buffer> bufferClass,
-        final String name)
+        final int id, final int size, final String name)
     {
-        this(id, size, arrayClass, bufferClass, name, 1, size);
+        this(id, size, name, 1, size);
     }
 
     private Datatype(
-        final int id, final int size, final Class<?> arrayClass, final Class<? extends Buffer> bufferClass,
-        final String name, final int elementsPerItem, final int firstPartSize)
+        final int id, final int size, final String name, final int elementsPerItem, final int firstPartSize)
     {
         this.id = id;
         this.size = size;
-        this.arrayClass = arrayClass;
-        this.bufferClass = bufferClass;
         this.name = name;
         this.elementsPerItem = elementsPerItem;
         this.firstPartSize = firstPartSize;
@@ -67,28 +53,27 @@ public final class Datatype
     {
         switch (id)
         {
-            case NULL_ID: return new Datatype(NULL_ID, 0, null, null, "MPI_DATATYPE_NULL");
-            case BYTE_ID: return new Datatype(BYTE_ID, 1, byte[].class, ByteBuffer.class, "MPI_BYTE");
-            case CHAR_ID: return new Datatype(CHAR_ID, 2, char[].class, CharBuffer.class, "MPI_CHAR");
-            case SHORT_ID: return new Datatype(SHORT_ID, 2, short[].class, ShortBuffer.class, "MPI_SHORT");
-            case BOOLEAN_ID: return new Datatype(BOOLEAN_ID, 1, boolean[].class, ByteBuffer.class, "MPI_BOOLEAN");
-            case INT_ID: return new Datatype(INT_ID, 4, int[].class, IntBuffer.class, "MPI_INT");
-            case LONG_ID: return new Datatype(LONG_ID, 8, long[].class, LongBuffer.class, "MPI_LONG");
-            case FLOAT_ID: return new Datatype(FLOAT_ID, 4, float[].class, FloatBuffer.class, "MPI_FLOAT");
-            case DOUBLE_ID: return new Datatype(DOUBLE_ID, 8, double[].class, DoubleBuffer.class, "MPI_DOUBLE");
-            case PACKED_ID: return new Datatype(PACKED_ID, 1, byte[].class, ByteBuffer.class, "MPI_PACKED");
+            case NULL_ID: return new Datatype(NULL_ID, 0, "MPI_DATATYPE_NULL");
+            case BYTE_ID: return new Datatype(BYTE_ID, 1, "MPI_BYTE");
+            case CHAR_ID: return new Datatype(CHAR_ID, 2, "MPI_CHAR");
+            case SHORT_ID: return new Datatype(SHORT_ID, 2, "MPI_SHORT");
+            case BOOLEAN_ID: return new Datatype(BOOLEAN_ID, 1, "MPI_BOOLEAN");
+            case INT_ID: return new Datatype(INT_ID, 4, "MPI_INT");
+            case LONG_ID: return new Datatype(LONG_ID, 8, "MPI_LONG");
+            case FLOAT_ID: return new Datatype(FLOAT_ID, 4, "MPI_FLOAT");
+            case DOUBLE_ID: return new Datatype(DOUBLE_ID, 8, "MPI_DOUBLE");
+            case PACKED_ID: return new Datatype(PACKED_ID, 1, "MPI_PACKED");
             // Pair types as laid out in a direct ByteBuffer: value, then int index, C alignment.
-            case INT2_ID: return new Datatype(INT2_ID, 8, int[].class, ByteBuffer.class, "MPI_2INT", 2, 4);
+            case INT2_ID: return new Datatype(INT2_ID, 8, "MPI_2INT", 2, 4);
             case SHORT_INT_ID:
-                return new Datatype(SHORT_INT_ID, 8, null, ByteBuffer.class, "MPI_SHORT_INT", 2, 2);
-            case LONG_INT_ID: return new Datatype(LONG_INT_ID, 16, null, ByteBuffer.class, "MPI_LONG_INT", 2, 8);
-            case FLOAT_INT_ID: return new Datatype(FLOAT_INT_ID, 8, null, ByteBuffer.class, "MPI_FLOAT_INT", 2, 4);
+                return new Datatype(SHORT_INT_ID, 8, "MPI_SHORT_INT", 2, 2);
+            case LONG_INT_ID: return new Datatype(LONG_INT_ID, 16, "MPI_LONG_INT", 2, 8);
+            case FLOAT_INT_ID: return new Datatype(FLOAT_INT_ID, 8, "MPI_FLOAT_INT", 2, 4);
             case DOUBLE_INT_ID:
-                return new Datatype(DOUBLE_INT_ID, 16, null, ByteBuffer.class, "MPI_DOUBLE_INT", 2, 8);
+                return new Datatype(DOUBLE_INT_ID, 16, "MPI_DOUBLE_INT", 2, 8);
             case FLOAT_COMPLEX_ID:
-                return new Datatype(FLOAT_COMPLEX_ID, 8, float[].class, FloatBuffer.class, "MPI_C_FLOAT_COMPLEX", 2, 4);
-            case DOUBLE_COMPLEX_ID: return new Datatype(DOUBLE_COMPLEX_ID, 16, double[].class, DoubleBuffer.class,
-                "MPI_C_DOUBLE_COMPLEX", 2, 8);
+                return new Datatype(FLOAT_COMPLEX_ID, 8, "MPI_C_FLOAT_COMPLEX", 2, 4);
+            case DOUBLE_COMPLEX_ID: return new Datatype(DOUBLE_COMPLEX_ID, 16, "MPI_C_DOUBLE_COMPLEX", 2, 8);
             default: throw new IllegalArgumentException("unknown basic datatype: id=" + id);
         }
     }

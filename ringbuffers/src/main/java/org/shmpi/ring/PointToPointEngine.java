@@ -4,8 +4,6 @@ import static org.shmpi.ring.FrameDescriptor.*;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,7 +64,6 @@ public final class PointToPointEngine implements AutoCloseable
     private final int rank;
     private final int worldSize;
     private final Futex futex;
-    private final ShmpiConfig config;
     private final Inbox inbox;
     private final Inbox[] peers;
     private final MatchingEngine matching;
@@ -143,7 +140,6 @@ public final class PointToPointEngine implements AutoCloseable
         this.rank = rank;
         this.worldSize = job.worldSize();
         this.futex = futex;
-        this.config = config;
         this.eagerLimit = config.eagerLimit();
         this.lock = threadSafe ? new ReentrantLock() : null;
         this.idlers = ThreadLocal.withInitial(() -> BackoffIdler.from(config));
@@ -1109,21 +1105,6 @@ public final class PointToPointEngine implements AutoCloseable
             peers[dest] = p;
         }
         return p;
-    }
-
-    /** Requests still pending in the engine (for diagnostics and tests). */
-    public List<String> pendingSummary()
-    {
-        final List<String> out = new ArrayList<>();
-        out.add("posted=" + matching.postedCount() + " unexpected=" + matching.unexpectedCount() +
-            " inFlight=" + matching.inFlightCount() + " streams=" + streams.size() + " sendTokens=" +
-            sendTokens.size() + " recvTokens=" + recvTokens.size() + " busyPeers=" + busyPeers.size());
-        return out;
-    }
-
-    public ShmpiConfig config()
-    {
-        return config;
     }
 
     @Override

@@ -90,12 +90,6 @@ public final class SharedHeap
         return address + length <= s.address + s.length ? s : null;
     }
 
-    /** Number of live segments (for tests). */
-    public int segmentCount()
-    {
-        return byAddress.size();
-    }
-
     /** Runs when a heap buffer is unreachable: forget the range, unlink the file. */
     private static final class Release implements Runnable
     {
