@@ -34,7 +34,7 @@ public final class MatchingEngine
         void rendezvousMatched(
             RecvRequest request, int source, long senderToken, int flags, long segment, long segmentOffset);
 
-        /** A receive completed. */
+        /** A receive completed: complete it (through {@link RequestCompletion}). */
         void completed(RecvRequest request);
     }
 
@@ -56,6 +56,7 @@ public final class MatchingEngine
         @Override
         public void completed(final RecvRequest request)
         {
+            request.markComplete();
         }
     };
 
@@ -332,7 +333,6 @@ public final class MatchingEngine
     {
         if (!r.complete)
         {
-            r.complete = true;
             listener.completed(r);
         }
     }

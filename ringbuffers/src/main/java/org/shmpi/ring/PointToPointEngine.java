@@ -75,8 +75,7 @@ public final class PointToPointEngine implements AutoCloseable
     private final ReentrantLock lock;
     private final ThreadLocal<BackoffIdler> idlers;
     private volatile Thread futexSleeper;
-    /** Bumped on every completion and wake(): lets a sleeper notice work done by other threads. */
-    private volatile long generation;
+    private final RequestCompletion completion;
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
 
     private final ArrayDeque<SendRequest>[] peerQueues;
@@ -86,7 +85,6 @@ public final class PointToPointEngine implements AutoCloseable
     private final ArrayDeque<SendRequest> streams = new ArrayDeque<>();
     private final Long2ObjectHashMap<SendRequest> sendTokens = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<RecvRequest> recvTokens = new Long2ObjectHashMap<>();
-    private final ConcurrentLinkedQueue<EngineRequest> callbacks = new ConcurrentLinkedQueue<>();
     private final long[] messagesSent;
     private final long[] bytesSent;
     private final long[] messagesReceived;
@@ -115,7 +113,6 @@ public final class PointToPointEngine implements AutoCloseable
     private long sharedCopies;
     private int nextSequence;
     private long nextToken = 1;
-    private int completions;
 
     /** Creates this rank's inbox (single-threaded engine, default eager limit). */
     public PointToPointEngine(
@@ -142,6 +139,7 @@ public final class PointToPointEngine implements AutoCloseable
         this.futex = futex;
         this.eagerLimit = config.eagerLimit();
         this.lock = threadSafe ? new ReentrantLock() : null;
+        this.completion = new RequestCompletion(threadSafe);
         this.idlers = ThreadLocal.withInitial(() -> BackoffIdler.from(config));
         this.inbox = Inbox.create(directory.inboxFile(rank), rank, ProcessHandle.current().pid(),
             job.ringCapacity(), futex);
@@ -434,9 +432,7 @@ public final class PointToPointEngine implements AutoCloseable
             }
             if (done)
             {
-                request.cancelled = true;
-                request.complete = true;
-                onCompleted(request);
+                completion.cancelled(request);
             }
         }
         finally
@@ -470,7 +466,7 @@ public final class PointToPointEngine implements AutoCloseable
                 if (progressLocked() > 0)
                 {
                     idler.reset();
-                    if (!callbacks.isEmpty())
+                    if (completion.hasCallbacks())
                     {
                         unlockFully();
                         runCallbacks();
@@ -521,7 +517,7 @@ public final class PointToPointEngine implements AutoCloseable
      */
     public void wake()
     {
-        generation++;
+        completion.bump();
         for (final Thread t : parked)
         {
             LockSupport.unpark(t);
@@ -597,11 +593,11 @@ public final class PointToPointEngine implements AutoCloseable
             futexSleeper = me;
             // Never evaluate done() here: it runs outside the lock and may have side effects
             // (a matched probe takes its message). Another thread's progress shows as a new generation.
-            final long seen = generation;
+            final long seen = completion.generation();
             unlockFully();
             try
             {
-                idler.idle(inbox.wakeWord(), () -> inbox.hasPending() || generation != seen);
+                idler.idle(inbox.wakeWord(), () -> inbox.hasPending() || completion.generation() != seen);
             }
             finally
             {
@@ -662,33 +658,16 @@ public final class PointToPointEngine implements AutoCloseable
 
     private void runCallbacks()
     {
-        if (callbacks.isEmpty() || (lock != null && lock.isHeldByCurrentThread()))
+        if (!completion.hasCallbacks() || (lock != null && lock.isHeldByCurrentThread()))
         {
             return;
         }
-        EngineRequest r;
-        while ((r = callbacks.poll()) != null)
-        {
-            final java.util.function.Consumer<EngineRequest> cb = r.onComplete;
-            if (cb != null)
-            {
-                r.onComplete = null;
-                cb.accept(r);
-            }
-        }
+        completion.runCallbacks();
     }
 
     private void onCompleted(final EngineRequest r)
     {
-        completions++;
-        if (lock != null)
-        {
-            generation++;
-        }
-        if (r.onComplete != null)
-        {
-            callbacks.add(r);
-        }
+        completion.complete(r);
     }
 
     private void wakeWaiters()
@@ -721,7 +700,6 @@ public final class PointToPointEngine implements AutoCloseable
 
     private int progressLocked()
     {
-        completions = 0;
         int work = inbox.ring().read(handler, 64);
         if (!busyPeers.isEmpty())
         {
@@ -731,7 +709,7 @@ public final class PointToPointEngine implements AutoCloseable
         {
             work += pushStreams();
         }
-        if (completions > 0)
+        if (completion.takeCompletions() > 0)
         {
             wakeWaiters();
         }
@@ -946,7 +924,6 @@ public final class PointToPointEngine implements AutoCloseable
     private void completeSend(final SendRequest s)
     {
         s.state = SendRequest.DONE;
-        s.complete = true;
         onCompleted(s);
     }
 
