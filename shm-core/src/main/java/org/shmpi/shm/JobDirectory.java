@@ -1,17 +1,22 @@
 package org.shmpi.shm;
 
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where a job lives in shared memory: {@code <shmDir>/shmpi-<user>/<launcherPid>-<startMillis>/}
@@ -19,11 +24,25 @@ import java.util.Optional;
  * file per rank. The directory name identifies the launcher process exactly (pid plus start
  * time), so a directory whose launcher is gone is stale and can be removed, and a live job's
  * directory is never touched.
+ *
+ * <p>The per-user root {@code shmpi-<user>} is shared by every job of the user, and jobs start
+ * and end at the same moments. It is created on first use and never removed: removing it when
+ * it looks empty races with a job that has just created it and is about to create its own
+ * directory in it (rmdir between the creator's two mkdirs). An empty 0700 directory costs
+ * nothing; it can be removed by hand when no job runs, and creators and listers cope with that
+ * too.
  */
 public final class JobDirectory
 {
     public static final String JOB_FILE_NAME = "job";
     public static final String INBOX_FILE_PREFIX = "inbox-";
+
+    /**
+     * Bound on re-creating a vanished user root. Each retry needs someone to remove the root
+     * while it is empty, which no shmpi of this version does; the bound only stops a file system
+     * that keeps answering ENOENT from looping forever.
+     */
+    private static final int CREATE_ATTEMPTS = 1_000;
 
     private final Path path;
 
@@ -39,39 +58,57 @@ public final class JobDirectory
     }
 
     /**
-     * Creates the directory of a new job for the given launcher process. Retries when a
-     * concurrent job removes the (then empty) user root between our two steps.
+     * Creates the directory of a new job for the given launcher process, and the user root when
+     * it does not exist yet. When the root vanishes between the two steps (removed by hand, or by
+     * an older shmpi that removed an empty root), it is created again.
+     *
+     * @throws NoSuchFileException when {@code shmDir} itself does not exist.
      */
     public static JobDirectory create(final String shmDir, final long launcherPid, final long startMillis)
         throws IOException
     {
         final Path root = userRoot(shmDir);
         final Path dir = root.resolve(launcherPid + "-" + startMillis);
-        for (int attempt = 0; ; attempt++)
+        for (int attempt = 1; ; attempt++)
         {
+            createUserRoot(shmDir, root);
             try
             {
-                Files.createDirectory(root, PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rwx------")));
-            }
-            catch (final java.nio.file.FileAlreadyExistsException ignore)
-            {
-                // Shared by all jobs of this user: fine.
-            }
-            try
-            {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(dir, privateDirectory());
                 return new JobDirectory(dir);
             }
             catch (final NoSuchFileException ex)
             {
-                if (attempt >= 10)
+                if (attempt >= CREATE_ATTEMPTS)
                 {
-                    throw ex;
+                    throw new IOException("user root keeps vanishing: root=" + root + ", attempts=" + attempt, ex);
                 }
             }
         }
+    }
+
+    private static void createUserRoot(final String shmDir, final Path root) throws IOException
+    {
+        try
+        {
+            Files.createDirectory(root, privateDirectory());
+        }
+        catch (final FileAlreadyExistsException ignore)
+        {
+            // Shared by all jobs of this user: fine.
+        }
+        catch (final NoSuchFileException ex)
+        {
+            final NoSuchFileException named = new NoSuchFileException(shmDir, null,
+                "the shared-memory directory does not exist: " + ShmpiConfig.SHM_DIR_PROP + "=" + shmDir);
+            named.initCause(ex);
+            throw named;
+        }
+    }
+
+    private static FileAttribute<Set<PosixFilePermission>> privateDirectory()
+    {
+        return PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
     }
 
     public Path path()
@@ -89,24 +126,13 @@ public final class JobDirectory
         return path.resolve(INBOX_FILE_PREFIX + rank);
     }
 
-    /** Removes the directory and everything in it; a missing directory is not an error. */
+    /**
+     * Removes the directory and everything in it; a missing directory is not an error. The user
+     * root stays (see the class comment).
+     */
     public void delete() throws IOException
     {
         deleteRecursively(path);
-        removeIfEmpty(path.getParent());
-    }
-
-    /** Removes the per-user root when no job is left in it (rmdir fails on a non-empty one). */
-    static void removeIfEmpty(final Path root)
-    {
-        try
-        {
-            Files.deleteIfExists(root);
-        }
-        catch (final IOException ignore)
-        {
-            // Not empty: another job lives there.
-        }
     }
 
     static void deleteRecursively(final Path dir) throws IOException
@@ -137,6 +163,10 @@ public final class JobDirectory
             @Override
             public FileVisitResult postVisitDirectory(final Path d, final IOException exc) throws IOException
             {
+                if (exc != null && !(exc instanceof NoSuchFileException))
+                {
+                    throw exc;
+                }
                 Files.deleteIfExists(d);
                 return FileVisitResult.CONTINUE;
             }
@@ -194,29 +224,35 @@ public final class JobDirectory
         return Processes.isAlive(pid, start);
     }
 
-    /** Job directories under the user root whose launcher is gone. */
+    /** Job directories under the user root whose launcher is gone; none when there is no root. */
     public static List<Path> findStale(final String shmDir) throws IOException
     {
         final Path root = userRoot(shmDir);
         final List<Path> stale = new ArrayList<>();
-        if (!Files.isDirectory(root))
-        {
-            return stale;
-        }
+        // No exists-then-list: the root may be removed in between (by hand, or an older shmpi).
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root))
         {
             for (final Path dir : dirs)
             {
-                if (Files.isDirectory(dir) && launcherPidOf(dir) > 0 && !isLive(dir))
+                if (launcherPidOf(dir) > 0 && Files.isDirectory(dir) && !isLive(dir))
                 {
                     stale.add(dir);
                 }
             }
         }
+        catch (final NoSuchFileException ex)
+        {
+            return stale;
+        }
         return stale;
     }
 
-    /** Removes every stale job directory; returns the ones removed. Live jobs are untouched. */
+    /**
+     * Removes every stale job directory; returns the ones removed. Live jobs are untouched. A
+     * stale directory that cannot be removed now is left for the next cleanup: a rank of a
+     * killed launcher may still write into it for a moment, and another cleanup may be removing
+     * it at the same time; neither is a reason to fail the caller (a launcher starting a job).
+     */
     public static List<Path> cleanupStale(final String shmDir) throws IOException
     {
         final List<Path> removed = new ArrayList<>();
@@ -225,11 +261,17 @@ public final class JobDirectory
             // Check again right before removing: never remove a directory whose launcher lives.
             if (!isLive(dir))
             {
-                deleteRecursively(dir);
-                removed.add(dir);
+                try
+                {
+                    deleteRecursively(dir);
+                    removed.add(dir);
+                }
+                catch (final DirectoryNotEmptyException ignore)
+                {
+                    // Written to while we removed it: left for the next cleanup.
+                }
             }
         }
-        removeIfEmpty(userRoot(shmDir));
         return removed;
     }
 

@@ -2,15 +2,21 @@ package org.shmpi.shm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -79,7 +85,7 @@ class JobDirectoryTest
     }
 
     @Test
-    void deleteRemovesTheJobAndTheEmptyUserRootButNotAnotherJob() throws IOException
+    void deleteRemovesTheJobButNeitherAnotherJobNorTheUserRoot() throws IOException
     {
         final JobDirectory a = JobDirectory.create(shmDir.toString(), 1001, 1);
         final JobDirectory b = JobDirectory.create(shmDir.toString(), 1002, 2);
@@ -94,7 +100,8 @@ class JobDirectoryTest
 
         b.delete();
         assertFalse(Files.exists(b.path()));
-        assertFalse(Files.exists(root), "empty user root removed");
+        assertTrue(Files.isDirectory(root), "the user root stays: a job starting now may be creating its directory");
+        assertEquals("rwx------", permissions(root));
 
         b.delete();  // a missing directory is not an error
         assertEquals(Optional.empty(), JobDirectory.existing(b.path().toString()));
@@ -187,7 +194,162 @@ class JobDirectoryTest
         assertFalse(JobDirectory.isLive(job.path()));
         assertEquals(List.of(job.path()), JobDirectory.cleanupStale(shmDir.toString()));
         assertFalse(Files.exists(job.path()));
-        assertFalse(Files.exists(JobDirectory.userRoot(shmDir.toString())), "empty user root removed");
+        assertTrue(Files.isDirectory(JobDirectory.userRoot(shmDir.toString())), "cleanup keeps the user root");
+    }
+
+    /**
+     * Jobs start and end at the same moment, as on a shared CI machine: creators make and remove
+     * their job directories while others clean up stale ones and list the user root. FORBIDDEN:
+     * any exception (the user root vanishing under a creator or a lister, a stale directory
+     * removed twice). Every creator's directory is named after a live child process, so cleanup
+     * must never take it; the stale ones are named after a process that has exited. One thread
+     * also removes the user root whenever it is empty, as shmpi used to at the end of every job
+     * (and as other builds on the same machine may still do).
+     */
+    @Test
+    @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void concurrentJobsStartingAndEndingNeverFail() throws Exception
+    {
+        final int creators = 2;
+        final int rounds = 200;
+        final String shm = shmDir.toString();
+        final Path root = JobDirectory.userRoot(shm);
+        final long dead = deadPid();
+        final List<Process> launchers = new ArrayList<>();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final AtomicBoolean creatorsDone = new AtomicBoolean();
+        final List<Thread> threads = new ArrayList<>();
+        try
+        {
+            for (int t = 0; t < creators; t++)
+            {
+                final Process launcher = new ProcessBuilder("sleep", "120").start();
+                launchers.add(launcher);
+                final long pid = launcher.pid();
+                final long start = Processes.startMillis(pid);
+                threads.add(new Thread(() ->
+                {
+                    for (int i = 0; i < rounds && failure.get() == null; i++)
+                    {
+                        try
+                        {
+                            final JobDirectory job = JobDirectory.create(shm, pid, start);
+                            Files.writeString(job.jobFile(), "live");
+                            assertEquals("live", Files.readString(job.jobFile()), "a live job's file was removed");
+                            job.delete();
+                        }
+                        catch (final Throwable ex)
+                        {
+                            failure.compareAndSet(null, ex);
+                        }
+                    }
+                }, "creator-" + t));
+            }
+            for (int t = 0; t < 3; t++)
+            {
+                final int id = t;
+                threads.add(new Thread(() ->
+                {
+                    for (long i = 0; !creatorsDone.get() && failure.get() == null; i++)
+                    {
+                        try
+                        {
+                            if (id == 0 && (i & 7) == 0)
+                            {
+                                final JobDirectory stale = JobDirectory.create(shm, dead, i);
+                                try
+                                {
+                                    Files.writeString(stale.inboxFile(0), "stale");
+                                }
+                                catch (final NoSuchFileException ignore)
+                                {
+                                    // Another cleaner removed it first: allowed, it is stale.
+                                }
+                            }
+                            if (id == 1)
+                            {
+                                JobDirectory.cleanupStale(shm);
+                            }
+                            else
+                            {
+                                JobDirectory.findStale(shm);
+                            }
+                            if (id == 2)
+                            {
+                                removeRootIfEmpty(root);
+                            }
+                        }
+                        catch (final Throwable ex)
+                        {
+                            failure.compareAndSet(null, ex);
+                        }
+                    }
+                }, "cleaner-" + t));
+            }
+            for (final Thread t : threads)
+            {
+                t.start();
+            }
+            for (int t = 0; t < creators; t++)
+            {
+                threads.get(t).join();
+            }
+            creatorsDone.set(true);
+            for (final Thread t : threads)
+            {
+                t.join();
+            }
+        }
+        finally
+        {
+            creatorsDone.set(true);
+            for (final Process p : launchers)
+            {
+                p.destroyForcibly();
+                assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+            }
+        }
+        if (failure.get() != null)
+        {
+            throw new AssertionError("FORBIDDEN: a concurrent create, delete or cleanup failed", failure.get());
+        }
+        JobDirectory.cleanupStale(shm);
+        assertEquals(List.of(), JobDirectory.findStale(shm));
+    }
+
+    /** What shmpi's delete used to do after each job: rmdir the user root, which fails unless empty. */
+    private static void removeRootIfEmpty(final Path root) throws IOException
+    {
+        try
+        {
+            Files.deleteIfExists(root);
+        }
+        catch (final DirectoryNotEmptyException ignore)
+        {
+            // A job lives there.
+        }
+    }
+
+    /** Someone removed the (empty) user root by hand: the next job creates it again. */
+    @Test
+    void createRecreatesAVanishedUserRoot() throws IOException
+    {
+        final JobDirectory a = JobDirectory.create(shmDir.toString(), 1001, 1);
+        a.delete();
+        Files.delete(JobDirectory.userRoot(shmDir.toString()));
+        final JobDirectory b = JobDirectory.create(shmDir.toString(), 1002, 2);
+        assertTrue(Files.isDirectory(b.path()));
+        assertEquals("rwx------", permissions(JobDirectory.userRoot(shmDir.toString())));
+        b.delete();
+    }
+
+    @Test
+    void createInAMissingSharedMemoryDirectoryNamesTheSetting()
+    {
+        final String missing = shmDir.resolve("nowhere").toString();
+        final NoSuchFileException ex = assertThrows(NoSuchFileException.class, () -> JobDirectory.create(missing, 1, 1));
+        assertTrue(ex.getMessage().contains("shmpi.shm.dir=" + missing), ex.getMessage());
+        assertFalse(Files.exists(Path.of(missing)), "shmDir is not created: a typo must not make directories");
     }
 
     @Test
