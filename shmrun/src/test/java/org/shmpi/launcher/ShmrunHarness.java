@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -230,14 +231,24 @@ final class ShmrunHarness
     /** Job directories of a launcher pid that still exist. */
     static List<Path> jobDirectoriesOf(final long launcherPid) throws IOException
     {
+        return jobDirectoriesOf(USER_ROOT, launcherPid);
+    }
+
+    /**
+     * Job directories of a launcher pid under a user root. A missing root means nothing is left:
+     * other jobs (other builds on the machine) may remove the root at any moment, so it is listed
+     * without an exists-then-list race.
+     */
+    static List<Path> jobDirectoriesOf(final Path userRoot, final long launcherPid) throws IOException
+    {
         final List<Path> found = new ArrayList<>();
-        if (!Files.isDirectory(USER_ROOT))
-        {
-            return found;
-        }
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(USER_ROOT, launcherPid + "-*"))
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(userRoot, launcherPid + "-*"))
         {
             dirs.forEach(found::add);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return List.of();
         }
         return found;
     }
