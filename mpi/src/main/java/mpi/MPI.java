@@ -175,6 +175,10 @@ public final class MPI
     /**
      * Java binding of {@code MPI_INIT}. Joins the job started by {@code shmrun} (or, run with
      * plain {@code java}, starts a world of one rank) and returns when every rank has joined.
+     * A plain {@code java} start needs the JVM flags {@code shmrun} passes,
+     * {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --enable-native-access=ALL-UNNAMED};
+     * without the first, Init throws an {@link MPIException} ({@code ERR_OTHER}) naming them
+     * before it creates anything in shared memory. A failed Init leaves nothing behind.
      *
      * @param args the arguments of {@code main}
      * @return the arguments, unchanged
@@ -213,6 +217,8 @@ public final class MPI
             {
                 throw new MPIException(ErrorClass.ERR_OTHER, "MPI cannot be initialized again after Finalize");
             }
+            // Before anything exists in shared memory: a failure here leaves nothing behind.
+            checkJvmFlags();
             final ShmpiConfig config;
             try
             {
@@ -223,6 +229,7 @@ public final class MPI
                 throw new MPIException(ErrorClass.ERR_ARG, "bad shmpi setting: " + ex.getMessage());
             }
             RankProcess p = null;
+            PointToPointEngine e = null;
             try
             {
                 p = RankProcess.attach(config, System.getenv());
@@ -234,20 +241,16 @@ public final class MPI
                 final CpuSet allowed = Binding.currentAffinity();
                 p.job().binding(p.rank(), allowed.size() == 1 ? allowed.first() : -1, -1);
                 final Futex futex = Futex.open(config.futexEnabled());
-                engine = new PointToPointEngine(p.directory(), p.job(), p.rank(), config, futex,
-                    level == THREAD_MULTIPLE);
+                e = new PointToPointEngine(p.directory(), p.job(), p.rank(), config, futex, level == THREAD_MULTIPLE);
                 p.initialized();
                 p.startWatchdog();
                 p.awaitAllInitialized();
             }
-            catch (final IOException | RuntimeException ex)
+            catch (final IOException | RuntimeException | LinkageError ex)
             {
-                if (p != null && !p.isSingleton())
-                {
-                    p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " failed in MPI_Init: " + ex.getMessage());
-                }
-                throw new MPIException(ErrorClass.ERR_OTHER, "MPI_Init failed: " + ex.getMessage(), ex);
+                throw initFailed(p, e, ex);
             }
+            engine = e;
             process = p;
             threadLevel = level;
             mainThread = Thread.currentThread();
@@ -261,6 +264,63 @@ public final class MPI
             COMM_SELF.bind(new int[] {p.rank()}, 0, SELF_CONTEXT);
             installUncaughtHandler(mainThread);
             initialized = true;
+        }
+    }
+
+    /**
+     * A rank of a launched job records the failure as the job's abort and ends (the launcher
+     * reports it and removes the job directory, inboxes and heap segments included). A singleton
+     * is its own launcher: it removes its job directory now, not at exit, since the program may
+     * catch the exception and go on.
+     */
+    private static MPIException initFailed(final RankProcess p, final PointToPointEngine e, final Throwable ex)
+    {
+        final String reason = ex instanceof IOException || ex instanceof MPIException ? ex.getMessage() : ex.toString();
+        if (p != null && !p.isSingleton())
+        {
+            p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " failed in MPI_Init: " + reason);
+        }
+        if (e != null)
+        {
+            try
+            {
+                e.close();
+            }
+            catch (final RuntimeException ignore)
+            {
+                // The mappings go with the directory and the process.
+            }
+        }
+        if (p != null)
+        {
+            p.close();
+        }
+        return new MPIException(ErrorClass.ERR_OTHER, "MPI_Init failed: " + reason, ex);
+    }
+
+    /**
+     * Agrona 2.x reads {@code jdk.internal.misc.Unsafe}, which {@code java.base} exports only when
+     * asked on the command line. Without the export the first Agrona buffer dies deep inside
+     * Init with an {@code IllegalAccessError}; no switch or manifest entry fixes that for a
+     * {@code java -cp} start, and every run-time workaround is a hack the JVM warns about. So:
+     * check first, and say in one line what to add. The export must reach Agrona's module: the
+     * unnamed module on the class path, {@code org.agrona} on the module path.
+     */
+    private static void checkJvmFlags()
+    {
+        final Module agrona = org.agrona.DirectBuffer.class.getModule();
+        if (!Object.class.getModule().isExported("jdk.internal.misc", agrona))
+        {
+            final String target = agrona.isNamed() ? agrona.getName() : "ALL-UNNAMED";
+            final String nativeTarget = agrona.isNamed() ? "com.sun.jna" : "ALL-UNNAMED";
+            final MPIException ex = new MPIException(ErrorClass.ERR_OTHER,
+                "MPI_Init: shmpi needs the JVM flags --add-exports java.base/jdk.internal.misc=" + target +
+                " --enable-native-access=" + nativeTarget +
+                "; start the program with shmrun, which adds them, or add them to the java command line");
+            // Uncaught out of main, the JVM prints the exception's first line and its frames: without
+            // frames the user sees this one line. The message is the whole story; no frame adds to it.
+            ex.setStackTrace(new StackTraceElement[0]);
+            throw ex;
         }
     }
 

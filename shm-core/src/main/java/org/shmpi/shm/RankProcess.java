@@ -63,9 +63,18 @@ public final class RankProcess implements AutoCloseable
         if (dir == null || dir.isEmpty())
         {
             final JobDirectory directory = JobDirectory.create(config.shmDir(), pid, startMillis);
-            final JobFile job = JobFile.create(directory.jobFile(), 1, pid, startMillis, config.ringCapacity());
-            job.publishStarted(0, pid, startMillis);
-            return new RankProcess(config, directory, job, 0, true);
+            try
+            {
+                final JobFile job = JobFile.create(directory.jobFile(), 1, pid, startMillis, config.ringCapacity());
+                job.publishStarted(0, pid, startMillis);
+                return new RankProcess(config, directory, job, 0, true);
+            }
+            catch (final IOException | RuntimeException | LinkageError ex)
+            {
+                // A singleton is its own launcher: nobody else would remove what it just created.
+                deleteQuietly(directory);
+                throw ex;
+            }
         }
         final String rankText = env.get(RANK_ENV);
         final int rank;
@@ -301,6 +310,11 @@ public final class RankProcess implements AutoCloseable
     }
 
     private void deleteQuietly()
+    {
+        deleteQuietly(directory);
+    }
+
+    private static void deleteQuietly(final JobDirectory directory)
     {
         try
         {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -172,6 +174,31 @@ class RankProcessTest
             p.close();
         }
         assertFalse(Files.exists(dir), "a singleton removes its job directory on close");
+    }
+
+    /**
+     * A singleton that fails after creating its job directory removes it: nobody else would. A
+     * JVM without the Agrona export (what a plain {@code java} start used to be) fails in the job
+     * file, right after the directory exists.
+     */
+    @Test
+    @Timeout(60)
+    void singletonFailingAfterCreatingItsDirectoryRemovesIt() throws Exception
+    {
+        final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), SingletonAttach.class.getName(), shmDir.toString());
+        pb.environment().remove(RankProcess.JOB_DIR_ENV);
+        pb.redirectErrorStream(true);
+        final Process child = pb.start();
+        final String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(30, TimeUnit.SECONDS), out);
+        assertTrue(out.contains("FAILED java.lang.IllegalAccessError"), "failed in the job file: " + out);
+        final Path root = JobDirectory.userRoot(shmDir.toString());
+        assertTrue(Files.isDirectory(root), "the directory was created before the failure: " + out);
+        try (Stream<Path> left = Files.list(root))
+        {
+            assertEquals(List.of(), left.collect(Collectors.toList()), "the singleton's job directory is left: " + out);
+        }
     }
 
     @Test

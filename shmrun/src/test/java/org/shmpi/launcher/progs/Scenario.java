@@ -4,8 +4,13 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import mpi.MPI;
+import mpi.MPIException;
+import org.shmpi.shm.JobDirectory;
+import org.shmpi.shm.Processes;
 
 /**
  * One rank program with many behaviours, chosen by the first argument, so that the lifecycle
@@ -31,6 +36,26 @@ public final class Scenario
         if (mode.equals("never-init") && myRank == target)
         {
             Thread.sleep(120_000);
+            return;
+        }
+
+        if (mode.equals("inbox-taken") && myRank == target)
+        {
+            // Something already sits where this rank's inbox goes: Init cannot create it.
+            Files.createDirectory(Path.of(System.getenv("SHMPI_JOB_DIR"), "inbox-" + myRank));
+        }
+        if (mode.equals("kill-in-init") && myRank == code)
+        {
+            Thread.sleep(120_000);
+            return;
+        }
+        if (mode.equals("kill-in-init") && myRank == target)
+        {
+            killSelfOnceInboxExists(Path.of(System.getenv("SHMPI_JOB_DIR"), "inbox-" + myRank));
+        }
+        if (mode.equals("init-fails-caught"))
+        {
+            initFailsCaught(args);
             return;
         }
 
@@ -159,6 +184,52 @@ public final class Scenario
                 throw new IllegalArgumentException("unknown mode " + mode);
         }
         MPI.Finalize();
+    }
+
+    /**
+     * A singleton whose Init fails (the test makes it fail after the job directory exists)
+     * catches the error and goes on: its job directory must be gone already, not at exit.
+     */
+    private static void initFailsCaught(final String[] args) throws IOException
+    {
+        final Path dir = JobDirectory.userRoot(System.getProperty("shmpi.shm.dir", "/dev/shm"))
+            .resolve(ProcessHandle.current().pid() + "-" + Processes.selfStartMillis());
+        try
+        {
+            MPI.Init(args);
+            System.out.println("UNEXPECTED: Init succeeded");
+        }
+        catch (final MPIException ex)
+        {
+            System.out.println("INIT FAILED class=" + ex.getErrorClass() + " message=" + ex.getMessage());
+        }
+        System.out.println("AFTER INIT FAILURE initialized=" + MPI.isInitialized() + " left=" + Files.exists(dir));
+    }
+
+    /**
+     * Kills this rank from a helper thread as soon as its inbox file exists: the main thread is
+     * then inside MPI.Init (the test keeps another rank from ever initializing, so Init cannot
+     * have returned).
+     */
+    private static void killSelfOnceInboxExists(final Path inbox)
+    {
+        final Thread killer = new Thread(() ->
+        {
+            try
+            {
+                while (!Files.exists(inbox))
+                {
+                    Thread.sleep(1);
+                }
+                killSelf();
+            }
+            catch (final IOException | InterruptedException ex)
+            {
+                System.out.println("UNEXPECTED killer failed: " + ex);
+            }
+        }, "killer");
+        killer.setDaemon(true);
+        killer.start();
     }
 
     private static void killSelf() throws IOException, InterruptedException
