@@ -1,9 +1,17 @@
 package org.shmpi.launcher.progs;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,18 +57,66 @@ public final class ApiChecks
             check(c + "-proc-null", () -> procNull(comm));
             check(c + "-errors", () -> errors(comm));
             check(c + "-truncate", () -> truncate(comm));
-            check(c + "-barrier", () ->
-            {
-                for (int i = 0; i < 50; i++)
-                {
-                    comm.barrier();
-                }
-            });
+            check(c + "-barrier", () -> barrierWaitsForEveryRank(comm, c));
         }
         MPI.COMM_WORLD.barrier();
         System.out.println("DONE rank=" + rank + " failures=" + failures);
         MPI.Finalize();
         check("finalized", () -> expect(MPI.isFinalized(), "isFinalized"));
+    }
+
+    private static final int BARRIER_ROUNDS = 50;
+    private static final int BOARD_SLOT_BYTES = 64;
+    private static final VarHandle BOARD_SLOT =
+        MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+    /**
+     * No rank leaves barrier k before every rank of {@code comm} has entered it. Each rank has a
+     * slot on a board every rank maps (a file in the job directory, one cache line per rank):
+     * before entering barrier k it writes k there (release), after leaving it reads every slot
+     * (acquire) and requires k or more. Rank k % size dawdles before entering, so a barrier that
+     * did not wait would let the others out while its slot still says k - 1. A correct barrier
+     * passes whatever the timing: the dawdler's store is ordered before its entry, and every
+     * exit after it.
+     */
+    private static void barrierWaitsForEveryRank(final Comm comm, final String name) throws Exception
+    {
+        final int me = comm.getRank();
+        final int size = comm.getSize();
+        final String jobDir = System.getenv("SHMPI_JOB_DIR");
+        // COMM_SELF is a different communicator on every rank: one board each.
+        final String file = "test-barrier-board-" + name + (comm == MPI.COMM_SELF ? "-" + rank : "");
+        final Path path = jobDir != null ? Path.of(jobDir, file) : Files.createTempFile(file, "");
+        final MappedByteBuffer board;
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+            StandardOpenOption.WRITE))
+        {
+            // Every rank maps the full length; the file grows to it once, zero-filled.
+            board = ch.map(FileChannel.MapMode.READ_WRITE, 0, (long)size * BOARD_SLOT_BYTES);
+        }
+        if (jobDir == null)
+        {
+            path.toFile().deleteOnExit();
+        }
+        for (int k = 1; k <= BARRIER_ROUNDS; k++)
+        {
+            if (size > 1 && me == k % size)
+            {
+                Thread.sleep(5);
+            }
+            // Release: nothing to publish before it but itself; pairs with the acquire below.
+            BOARD_SLOT.setRelease(board, me * BOARD_SLOT_BYTES, (long)k);
+            comm.barrier();
+            for (int r = 0; r < size; r++)
+            {
+                // Acquire: reads the slot as published; a stale k - 1 means r had not entered yet.
+                final long entered = (long)BOARD_SLOT.getAcquire(board, r * BOARD_SLOT_BYTES);
+                expect(entered >= k, "left barrier " + k + " before rank " + r + " entered it (board says " +
+                    entered + ")");
+            }
+        }
+        // Nobody may reuse the board before everyone has read it for the last time.
+        comm.barrier();
     }
 
     private interface Body
