@@ -90,26 +90,6 @@ public final class PointToPointEngine implements AutoCloseable
     private final long[] messagesReceived;
     private final long[] bytesReceived;
     private final SharedHeap heap;
-    /**
-     * Peers' heap segments mapped here, least recently used first; at most 64 stay mapped, so a
-     * segment its owner has freed does not keep its memory alive for long.
-     */
-    private final java.util.LinkedHashMap<Long, java.nio.MappedByteBuffer> peerSegments =
-        new java.util.LinkedHashMap<>(16, 0.75f, true)
-        {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            protected boolean removeEldestEntry(final Map.Entry<Long, java.nio.MappedByteBuffer> eldest)
-            {
-                if (size() > 64)
-                {
-                    org.agrona.IoUtil.unmap(eldest.getValue());
-                    return true;
-                }
-                return false;
-            }
-        };
     private long sharedCopies;
     private int nextSequence;
     private long nextToken = 1;
@@ -170,7 +150,7 @@ public final class PointToPointEngine implements AutoCloseable
                 if ((flags & FLAG_SHARED) != 0)
                 {
                     // Single copy: straight from the sender's heap segment into the receive buffer.
-                    matching.copyDirect(request, peerSegment(source, segment) + segmentOffset);
+                    matching.copyDirect(request, heap.peerAddress(source, segment) + segmentOffset);
                     sharedCopies++;
                     control(source, TYPE_ACK, senderToken, 0);
                     return;
@@ -233,29 +213,6 @@ public final class PointToPointEngine implements AutoCloseable
         {
             unlock();
         }
-    }
-
-    /** Address where segment {@code segment} of rank {@code source} is mapped here (mapped once). */
-    private long peerSegment(final int source, final long segment)
-    {
-        final long key = ((long)source << 40) | segment;
-        java.nio.MappedByteBuffer mapped = peerSegments.get(key);
-        if (mapped == null)
-        {
-            final java.nio.file.Path path = SharedHeap.segmentFile(directory, source, segment);
-            try (java.nio.channels.FileChannel channel =
-                java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ))
-            {
-                mapped = channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, channel.size());
-            }
-            catch (final IOException ex)
-            {
-                throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot map the heap segment of rank " + source +
-                    ": path=" + path + ": " + ex.getMessage(), ex);
-            }
-            peerSegments.put(key, mapped);
-        }
-        return org.agrona.BufferUtil.address(mapped);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1087,11 +1044,7 @@ public final class PointToPointEngine implements AutoCloseable
     @Override
     public void close()
     {
-        for (final java.nio.MappedByteBuffer m : peerSegments.values())
-        {
-            org.agrona.IoUtil.unmap(m);
-        }
-        peerSegments.clear();
+        heap.close();
         for (int r = 0; r < peers.length; r++)
         {
             if (peers[r] != null)

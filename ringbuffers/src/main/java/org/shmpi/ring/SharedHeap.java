@@ -9,12 +9,17 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.BufferUtil;
+import org.agrona.IoUtil;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.JobDirectory;
 
 /**
@@ -24,7 +29,7 @@ import org.shmpi.shm.JobDirectory;
  * Each allocation is one segment file, removed when its buffer becomes unreachable (a peer that
  * still has it mapped keeps reading valid memory: the file is only unlinked).
  */
-public final class SharedHeap
+public final class SharedHeap implements AutoCloseable
 {
     /** A segment: where it is mapped here, how long, and its id in file names. */
     public static final class Segment
@@ -46,6 +51,26 @@ public final class SharedHeap
     private final AtomicInteger nextSegment = new AtomicInteger();
     private final ConcurrentSkipListMap<Long, Segment> byAddress = new ConcurrentSkipListMap<>();
     private final Cleaner cleaner = Cleaner.create();
+
+    /**
+     * Peers' heap segments mapped here, least recently used first; at most 64 stay mapped, so a
+     * segment its owner has freed does not keep its memory alive for long. Progress thread only.
+     */
+    private final LinkedHashMap<Long, MappedByteBuffer> peerSegments = new LinkedHashMap<>(16, 0.75f, true)
+    {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<Long, MappedByteBuffer> eldest)
+        {
+            if (size() > 64)
+            {
+                IoUtil.unmap(eldest.getValue());
+                return true;
+            }
+            return false;
+        }
+    };
 
     public SharedHeap(final JobDirectory directory, final int rank)
     {
@@ -88,6 +113,42 @@ public final class SharedHeap
         }
         final Segment s = e.getValue();
         return address + length <= s.address + s.length ? s : null;
+    }
+
+    /**
+     * Address where segment {@code segment} of rank {@code source} is mapped here (mapped on
+     * first use, read-only, and cached). Progress thread only.
+     */
+    public long peerAddress(final int source, final long segment)
+    {
+        final long key = ((long)source << 40) | segment;
+        MappedByteBuffer mapped = peerSegments.get(key);
+        if (mapped == null)
+        {
+            final Path path = segmentFile(directory, source, segment);
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
+            {
+                mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+            }
+            catch (final IOException ex)
+            {
+                throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot map the heap segment of rank " + source +
+                    ": path=" + path + ": " + ex.getMessage(), ex);
+            }
+            peerSegments.put(key, mapped);
+        }
+        return BufferUtil.address(mapped);
+    }
+
+    /** Unmaps the peers' segments mapped here. */
+    @Override
+    public void close()
+    {
+        for (final MappedByteBuffer m : peerSegments.values())
+        {
+            IoUtil.unmap(m);
+        }
+        peerSegments.clear();
     }
 
     /** Runs when a heap buffer is unreachable: forget the range, unlink the file. */
