@@ -62,9 +62,10 @@ final class BsendBuffer
         return BYTE_ARRAY_BASE + at + MPI.BSEND_OVERHEAD;
     }
 
-    synchronized void track(final SendRequest s, final int at)
+    synchronized void track(final SendRequest s, final int at, final long bytes)
     {
-        s.onComplete(r -> release(at, s.length()));
+        // The engine may hand back one shared request for sends done at once: use our own length.
+        s.onComplete(r -> release(at, bytes));
         pending.add(s);
     }
 

@@ -14,7 +14,8 @@ import org.shmpi.shm.ShmpiException;
 /**
  * A communicator: a group of ranks and a private message space. Java binding of
  * {@code MPI_Comm}. Point-to-point calls carry the communicator's context id, so messages on
- * different communicators never match each other; collectives use a second context id.
+ * different communicators never match each other; collectives use a second context id. Both come
+ * from the engine's {@code ContextIds}, never from a constant.
  *
  * <p>Every call checks its arguments before it touches shared memory; a bad argument raises the
  * MPI error class the standard gives, through the communicator's error handler.
@@ -34,7 +35,10 @@ public class Comm implements AutoCloseable
     /** World ranks of this communicator's members, by communicator rank; null until bound. */
     int[] members;
     int myRank = -1;
+    /** Context id of this communicator's point-to-point traffic. */
     int contextId;
+    /** Context id of its collectives' internal traffic, which never matches user messages. */
+    int collContextId;
     private volatile Errhandler errhandler;
     private final String name;
 
@@ -44,11 +48,12 @@ public class Comm implements AutoCloseable
     }
 
     /** Binds a predefined communicator at {@code MPI.Init}. */
-    void bind(final int[] members, final int myRank, final int contextId)
+    void bind(final int[] members, final int myRank, final int contextId, final int collContextId)
     {
         this.members = members;
         this.myRank = myRank;
         this.contextId = contextId;
+        this.collContextId = collContextId;
     }
 
     final void check()
@@ -170,7 +175,7 @@ public class Comm implements AutoCloseable
         }
         final SendRequest s = engine().isend(contextId, members[dest], tag, attached.buffer,
             BsendBuffer.dataOffset(at), region.bytes, SendRequest.MODE_STANDARD);
-        attached.track(s, at);
+        attached.track(s, at, region.bytes);
         return s;
     }
 
@@ -561,7 +566,7 @@ public class Comm implements AutoCloseable
             final PointToPointEngine engine = engine();
             final byte[] none = new byte[0];
             final long base = Buffers.BYTE_ARRAY_BASE;
-            final int collContext = contextId + 1;
+            final int collContext = collContextId;
             for (int k = 0, dist = 1; dist < n; k++, dist <<= 1)
             {
                 final int to = members[(myRank + dist) % n];

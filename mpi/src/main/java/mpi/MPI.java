@@ -155,10 +155,6 @@ public final class MPI
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
 
-    /** Context ids of the predefined communicators (point-to-point; +1 for collectives). */
-    private static final int WORLD_CONTEXT = 0;
-    private static final int SELF_CONTEXT = 2;
-
     private static final Object LOCK = new Object();
     private static volatile boolean initialized;
     private static volatile boolean finalized;
@@ -257,8 +253,10 @@ public final class MPI
             {
                 world[i] = i;
             }
-            COMM_WORLD.bind(world, p.rank(), WORLD_CONTEXT);
-            COMM_SELF.bind(new int[] {p.rank()}, 0, SELF_CONTEXT);
+            // Context ids come from the engine's allocator, in the same order on every rank.
+            final org.shmpi.ring.ContextIds contexts = engine.contexts();
+            COMM_WORLD.bind(world, p.rank(), contexts.allocate(), contexts.allocate());
+            COMM_SELF.bind(new int[] {p.rank()}, 0, contexts.allocate(), contexts.allocate());
             installUncaughtHandler(mainThread);
             initialized = true;
         }
