@@ -28,6 +28,17 @@ import org.shmpi.shm.ShmpiConfig;
  */
 public final class MPI
 {
+    static
+    {
+        // Before any Agrona buffer class loads: the engines check the bounds of every frame they
+        // claim, so Agrona's per-access checks only cost time (most of all in a cold JVM). A
+        // user's own -Dagrona.disable.bounds.checks=false keeps them on.
+        if (System.getProperty("agrona.disable.bounds.checks") == null)
+        {
+            System.setProperty("agrona.disable.bounds.checks", "true");
+        }
+    }
+
     public static final int THREAD_SINGLE = 0;
     public static final int THREAD_FUNNELED = 1;
     public static final int THREAD_SERIALIZED = 2;

@@ -2,6 +2,7 @@ package org.shmpi.ring;
 
 import static org.shmpi.ring.FrameDescriptor.*;
 
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.shmpi.shm.datatype.DataLayout;
@@ -59,14 +60,16 @@ final class EagerProtocol
             InboxTransport.checkClaim(index);
             return false;
         }
-        final AtomicBuffer b = ring.buffer();
-        b.putInt(index + WholeFrameDescriptor.CONTEXT_OFFSET, context);
-        b.putInt(index + WholeFrameDescriptor.SOURCE_OFFSET, rank);
-        b.putInt(index + WholeFrameDescriptor.TAG_OFFSET, tag);
-        b.putInt(index + WholeFrameDescriptor.RESERVED_OFFSET, 0);
+        // Plain stores by address into the claimed record (the claim checked its bounds), so a
+        // cold JVM does not run a bounds check per field.
+        final long frame = ring.buffer().addressOffset() + index;
+        UnsafeApi.putInt(null, frame + WholeFrameDescriptor.CONTEXT_OFFSET, context);
+        UnsafeApi.putInt(null, frame + WholeFrameDescriptor.SOURCE_OFFSET, rank);
+        UnsafeApi.putInt(null, frame + WholeFrameDescriptor.TAG_OFFSET, tag);
+        UnsafeApi.putInt(null, frame + WholeFrameDescriptor.RESERVED_OFFSET, 0);
         if (length > 0)
         {
-            layout.pack(base, offset, 0, null, b.addressOffset() + index + WholeFrameDescriptor.HEADER_LENGTH, length);
+            layout.pack(base, offset, 0, null, frame + WholeFrameDescriptor.HEADER_LENGTH, length);
         }
         // Release inside commit: publishes the header and payload written above. The claim's CAS
         // on the ring's tail is the full fence the wake-up check below needs.
@@ -129,20 +132,24 @@ final class EagerProtocol
         return true;
     }
 
-    /** Writes the full frame header of a frame of {@code s}. */
+    /**
+     * Writes the full frame header of a frame of {@code s} into a claimed record (plain stores
+     * by address: the claim checked the bounds; the commit that follows publishes them).
+     */
     static void writeHeader(
         final AtomicBuffer b, final int index, final int rank, final SendRequest s, final long fragmentOffset,
         final int flags, final long token, final long peerToken)
     {
-        b.putInt(index + CONTEXT_OFFSET, s.context);
-        b.putInt(index + SOURCE_OFFSET, rank);
-        b.putInt(index + TAG_OFFSET, s.tag);
-        b.putInt(index + FLAGS_OFFSET, flags);
-        b.putInt(index + SEQUENCE_OFFSET, s.sequence);
-        b.putInt(index + RESERVED_OFFSET, 0);
-        b.putLong(index + MESSAGE_LENGTH_OFFSET, s.length);
-        b.putLong(index + FRAGMENT_OFFSET_OFFSET, fragmentOffset);
-        b.putLong(index + TOKEN_OFFSET, token);
-        b.putLong(index + PEER_TOKEN_OFFSET, peerToken);
+        final long frame = b.addressOffset() + index;
+        UnsafeApi.putInt(null, frame + CONTEXT_OFFSET, s.context);
+        UnsafeApi.putInt(null, frame + SOURCE_OFFSET, rank);
+        UnsafeApi.putInt(null, frame + TAG_OFFSET, s.tag);
+        UnsafeApi.putInt(null, frame + FLAGS_OFFSET, flags);
+        UnsafeApi.putInt(null, frame + SEQUENCE_OFFSET, s.sequence);
+        UnsafeApi.putInt(null, frame + RESERVED_OFFSET, 0);
+        UnsafeApi.putLong(null, frame + MESSAGE_LENGTH_OFFSET, s.length);
+        UnsafeApi.putLong(null, frame + FRAGMENT_OFFSET_OFFSET, fragmentOffset);
+        UnsafeApi.putLong(null, frame + TOKEN_OFFSET, token);
+        UnsafeApi.putLong(null, frame + PEER_TOKEN_OFFSET, peerToken);
     }
 }

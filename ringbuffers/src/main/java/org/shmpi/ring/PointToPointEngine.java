@@ -5,6 +5,7 @@ import static org.shmpi.ring.FrameDescriptor.*;
 import java.io.IOException;
 
 import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.shmpi.shm.ErrorClass;
@@ -593,12 +594,15 @@ public final class PointToPointEngine implements AutoCloseable
             switch (msgTypeId)
             {
                 case TYPE_WHOLE:
-                    matching.onWhole(b.getInt(index + WholeFrameDescriptor.CONTEXT_OFFSET),
-                        b.getInt(index + WholeFrameDescriptor.SOURCE_OFFSET),
-                        b.getInt(index + WholeFrameDescriptor.TAG_OFFSET),
-                        b.addressOffset() + index + WholeFrameDescriptor.HEADER_LENGTH,
-                        length - WholeFrameDescriptor.HEADER_LENGTH);
+                {
+                    // Plain loads by address: the ring handed us this record, within bounds.
+                    final long frame = b.addressOffset() + index;
+                    matching.onWhole(UnsafeApi.getInt(null, frame + WholeFrameDescriptor.CONTEXT_OFFSET),
+                        UnsafeApi.getInt(null, frame + WholeFrameDescriptor.SOURCE_OFFSET),
+                        UnsafeApi.getInt(null, frame + WholeFrameDescriptor.TAG_OFFSET),
+                        frame + WholeFrameDescriptor.HEADER_LENGTH, length - WholeFrameDescriptor.HEADER_LENGTH);
                     break;
+                }
                 case TYPE_DATA:
                     matching.onData(b, index, length);
                     break;
