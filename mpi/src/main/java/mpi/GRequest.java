@@ -57,10 +57,15 @@ public final class GRequest extends Request
         return new GRequest(query, free, cancel);
     }
 
-    /** Java binding of {@code MPI_GREQUEST_COMPLETE}: the operation is done. Any thread may call it. */
+    /**
+     * Java binding of {@code MPI_GREQUEST_COMPLETE}: the operation is done. Any thread may call
+     * it; a callback registered with {@link #onComplete} runs here, on that thread.
+     */
     public void complete()
     {
+        // Mark complete, then claim the callback: pairs with onComplete's publish-then-check.
         completed = true;
+        fireCallback();
         if (MPI.isInitialized() && !MPI.isFinalized())
         {
             MPI.engine().wake();
