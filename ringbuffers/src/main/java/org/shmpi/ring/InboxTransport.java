@@ -2,7 +2,7 @@ package org.shmpi.ring;
 
 import java.io.IOException;
 
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.shmpi.shm.ErrorClass;
@@ -54,10 +54,13 @@ public final class InboxTransport implements AutoCloseable
         return own.hasPending();
     }
 
-    /** Reads up to {@code limit} frames of this rank's inbox into {@code handler}. */
-    public int read(final MessageHandler handler, final int limit)
+    /**
+     * Reads up to {@code limit} frames of this rank's inbox into {@code handler}; a handler that
+     * answers COMMIT gives the space read so far back to producers at once.
+     */
+    public int read(final ControlledMessageHandler handler, final int limit)
     {
-        return own.ring().read(handler, limit);
+        return own.ring().controlledRead(handler, limit);
     }
 
     /** The inbox of world rank {@code dest}, mapped on first use. */

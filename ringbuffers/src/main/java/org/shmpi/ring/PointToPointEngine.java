@@ -7,7 +7,7 @@ import java.io.IOException;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.JobDirectory;
@@ -43,6 +43,12 @@ public final class PointToPointEngine implements AutoCloseable
     public static final int EAGER_LIMIT_DEFAULT = 64 * 1024;
     /** Frames read from the inbox per duty cycle. */
     private static final int READ_LIMIT = 64;
+    /**
+     * A frame at least this large is given back to its ring as soon as it is consumed, not at the
+     * end of the batch: a sender streaming a large message can refill that space while we copy
+     * the next fragment out (pipelining), instead of waiting for the whole batch.
+     */
+    private static final int COMMIT_EACH_BYTES = 8 * 1024;
 
     /**
      * What a send that completed at once returns: eager standard-mode sends are done when
@@ -558,7 +564,7 @@ public final class PointToPointEngine implements AutoCloseable
     // ------------------------------------------------------------------------------------------
 
     /** This engine's duty cycle: read the inbox, continue queued sends, stream fragments. */
-    private final class Agent implements ProgressAgent, MessageHandler
+    private final class Agent implements ProgressAgent, ControlledMessageHandler
     {
         @Override
         public int doWork()
@@ -588,7 +594,13 @@ public final class PointToPointEngine implements AutoCloseable
         }
 
         @Override
-        public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        public Action onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        {
+            dispatch(msgTypeId, buffer, index, length);
+            return length >= COMMIT_EACH_BYTES ? Action.COMMIT : Action.CONTINUE;
+        }
+
+        private void dispatch(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
         {
             final AtomicBuffer b = (AtomicBuffer)buffer;
             switch (msgTypeId)

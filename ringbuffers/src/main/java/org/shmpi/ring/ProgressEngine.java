@@ -238,6 +238,21 @@ public final class ProgressEngine
     }
 
     /**
+     * Completes an operation that no engine runs (a generalized request), from any thread: marks
+     * it complete, runs its callback on the calling thread, and wakes every waiting thread of this
+     * rank. Returns false when it was already complete.
+     */
+    public boolean completeExternal(final ExternalRequest request, final int errorClass)
+    {
+        if (!request.finish(errorClass))
+        {
+            return false;
+        }
+        wake();
+        return true;
+    }
+
+    /**
      * Wakes every thread waiting in this rank's engines, e.g. because something outside them (a
      * generalized request) completed. Safe from any thread.
      */
