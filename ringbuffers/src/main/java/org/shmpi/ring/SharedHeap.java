@@ -145,8 +145,9 @@ public final class SharedHeap implements AutoCloseable
      * Allocates a buffer of {@code bytes} in a new segment (0600), native byte order. Applies
      * pending releases first, and collects when the unreleased bytes pass the threshold.
      *
-     * @throws IOException when the segment cannot be made (e.g. /dev/shm is full) or mapped
-     *                     memory cannot be wrapped; callers fall back to an ordinary buffer.
+     * @throws IOException when the segment cannot be made (e.g. /dev/shm is full), mapped
+     *                     memory cannot be wrapped, or the heap's manager is closed; callers
+     *                     fall back to an ordinary buffer.
      */
     public ByteBuffer allocate(final int bytes) throws IOException
     {
@@ -165,6 +166,11 @@ public final class SharedHeap implements AutoCloseable
         catch (final IOException | RuntimeException ex)
         {
             unreleasedBytes.addAndGet(-bytes);
+            if (ex instanceof IllegalStateException && manager.isClosed())
+            {
+                // Raced with MPI.Finalize closing the engine: the caller falls back to an ordinary buffer.
+                throw new IOException("the shared heap is closed: rank=" + rank, ex);
+            }
             throw ex;
         }
         final ByteBuffer buffer;
