@@ -7,9 +7,9 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
-import org.shmpi.shm.JobDirectory;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.WakeWord;
+import org.shmpi.shm.segment.SegmentManager;
 
 /**
  * The transport under the protocols: this rank's inbox, which it creates and consumes, and the
@@ -19,19 +19,20 @@ import org.shmpi.shm.WakeWord;
  */
 public final class InboxTransport implements AutoCloseable
 {
-    private final JobDirectory directory;
+    private final SegmentManager segments;
     private final Futex futex;
     private final Inbox own;
     private final Inbox[] peers;
 
-    /** Creates this rank's inbox; peers are mapped on first use. */
+    /** Creates this rank's inbox through the rank's segment manager; peers are mapped on first use. */
     public InboxTransport(
-        final JobDirectory directory, final int rank, final int worldSize, final int ringCapacity, final Futex futex)
+        final SegmentManager segments, final int worldSize, final int ringCapacity, final Futex futex)
         throws IOException
     {
-        this.directory = directory;
+        this.segments = segments;
         this.futex = futex;
-        this.own = Inbox.create(directory.inboxFile(rank), rank, ProcessHandle.current().pid(), ringCapacity, futex);
+        this.own = Inbox.create(segments, ringCapacity, futex);
+        final int rank = segments.rank();
         this.peers = new Inbox[worldSize];
         this.peers[rank] = own;
     }
@@ -71,7 +72,7 @@ public final class InboxTransport implements AutoCloseable
         {
             try
             {
-                p = Inbox.open(directory.inboxFile(dest), dest, futex);
+                p = Inbox.open(segments, dest, futex);
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -101,6 +102,7 @@ public final class InboxTransport implements AutoCloseable
     @Override
     public void close()
     {
+        // The own inbox is closed (its file removed) with the others; the manager unmaps last.
         for (int r = 0; r < peers.length; r++)
         {
             if (peers[r] != null)

@@ -13,8 +13,10 @@ import org.shmpi.shm.Futex;
 import org.shmpi.shm.JobDirectory;
 import org.shmpi.shm.JobFile;
 import org.shmpi.shm.ShmpiConfig;
+import org.shmpi.shm.Processes;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.shm.segment.SegmentManager;
 
 /**
  * One rank's point-to-point engine: the entry points (send, receive, probe, cancel, wait) over
@@ -60,6 +62,7 @@ public final class PointToPointEngine implements AutoCloseable
     private final int worldSize;
     private final long eagerLimit;
     private final boolean threadSafe;
+    private final SegmentManager segments;
     private final InboxTransport transport;
     private final ProgressEngine progress;
     private final RequestCompletion completion;
@@ -98,10 +101,21 @@ public final class PointToPointEngine implements AutoCloseable
         this.worldSize = job.worldSize();
         this.eagerLimit = config.eagerLimit();
         this.threadSafe = threadSafe;
-        this.transport = new InboxTransport(directory, rank, worldSize, job.ringCapacity(), futex);
+        // One segment manager per rank: every file this rank creates or maps goes through it.
+        this.segments = new SegmentManager(directory.path(), rank, ProcessHandle.current().pid(),
+            Processes.selfStartMillis(), SegmentManager.MAX_IDLE_PEER_SEGMENTS_DEFAULT, config.shmKeep());
+        try
+        {
+            this.transport = new InboxTransport(segments, worldSize, job.ringCapacity(), futex);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            segments.close();
+            throw ex;
+        }
         this.progress = new ProgressEngine(job, transport.wakeWord(), transport::hasPending, config, threadSafe);
         this.completion = progress.completion();
-        this.heap = new SharedHeap(directory, rank);
+        this.heap = new SharedHeap(segments);
         this.counters = new TrafficCounters(worldSize);
         this.outbound = new OutboundQueues(rank, worldSize, transport);
         this.eager = new EagerProtocol(rank, transport, tokens, completion, eagerLimit);
@@ -184,6 +198,12 @@ public final class PointToPointEngine implements AutoCloseable
     public ContextIds contexts()
     {
         return contexts;
+    }
+
+    /** The manager of every segment file this rank creates or maps. */
+    public SegmentManager segments()
+    {
+        return segments;
     }
 
     /** This rank's shared-memory heap (buffers peers can copy large messages from directly). */
@@ -559,6 +579,8 @@ public final class PointToPointEngine implements AutoCloseable
         progress.deregister(agent);
         heap.close();
         transport.close();
+        // Last: unmaps everything still mapped and removes every file this rank created.
+        segments.close();
     }
 
     // ------------------------------------------------------------------------------------------
