@@ -18,68 +18,64 @@ import org.shmpi.shm.ErrorClass;
  * {@code Unsafe} address pair the engines copy from or to, after checking it. Nothing here
  * touches shared memory: a bad buffer fails before any frame is written.
  *
- * <p>Arrays are addressed from element 0, direct buffers from their first element (their
- * position is ignored), as in Open MPI's bindings; use {@code MPI.slice} to start further in.
+ * <p>Arrays are addressed from element 0, buffers from their first element (their position is
+ * ignored), as in Open MPI's bindings; {@code MPI.slice} makes a buffer that starts further in.
+ * A direct buffer's first element is at its {@code address} field, which a slice or view already
+ * points at its own start; a heap buffer's is {@code arrayOffset()} elements into its array.
+ * A null buffer is allowed with count 0 (MPI lets any buffer go with count 0): it resolves to
+ * an empty array, so the engines never see a null base with a zero offset.
+ *
+ * <p>Three calls instead of one result object, so that a send allocates nothing here:
+ * {@link #bytes} checks and sizes, then {@link #base} and {@link #offset} address.
  */
 final class Buffers
 {
-    /** Result of {@link #resolve}: where the data is, and how many bytes. */
-    static final class Region
-    {
-        final Object base;
-        final long offset;
-        final long bytes;
-
-        Region(final Object base, final long offset, final long bytes)
-        {
-            this.base = base;
-            this.offset = offset;
-            this.bytes = bytes;
-        }
-    }
-
     static final long BYTE_ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long BOOLEAN_ARRAY_BASE = UnsafeApi.arrayBaseOffset(boolean[].class);
+    private static final long CHAR_ARRAY_BASE = UnsafeApi.arrayBaseOffset(char[].class);
+    private static final long SHORT_ARRAY_BASE = UnsafeApi.arrayBaseOffset(short[].class);
+    private static final long INT_ARRAY_BASE = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final long LONG_ARRAY_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+    private static final long FLOAT_ARRAY_BASE = UnsafeApi.arrayBaseOffset(float[].class);
+    private static final long DOUBLE_ARRAY_BASE = UnsafeApi.arrayBaseOffset(double[].class);
+
+    /** What a null buffer of count 0 resolves to. */
+    private static final byte[] EMPTY = new byte[0];
 
     private Buffers()
     {
     }
 
-    static Region resolve(final Object buf, final int count, final Datatype type)
+    /**
+     * Checks {@code count}, {@code type} and {@code buf} (kind, and room for {@code count}
+     * elements from its first element) and returns the number of bytes of the message.
+     */
+    static long bytes(final Object buf, final int count, final Datatype type)
     {
         if (count < 0)
         {
             throw new MPIException(ErrorClass.ERR_COUNT, "negative count: count=" + count);
         }
         MPI.checkDatatype(type);
+        final long bytes = (long)count * type.size;
         if (buf == null)
         {
+            if (count == 0)
+            {
+                return 0;
+            }
             throw new MPIException(ErrorClass.ERR_BUFFER, "null buffer with count=" + count);
         }
-        final long bytes = (long)count * type.size;
-        final Object base;
-        final long offset;
         final long capacityBytes;
         if (buf instanceof Buffer)
         {
             final Buffer b = (Buffer)buf;
-            final int elementSize = elementSize(b);
-            capacityBytes = (long)b.capacity() * elementSize;
-            if (b.isDirect())
+            if (!b.isDirect() && !b.hasArray())
             {
-                base = null;
-                offset = UnsafeApi.getLong(b, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
+                throw new MPIException(ErrorClass.ERR_BUFFER, "heap buffers without an accessible array " +
+                    "(read-only, or a view of another type) are not supported: buffer=" + b.getClass().getSimpleName());
             }
-            else if (b.hasArray())
-            {
-                final Object array = b.array();
-                base = array;
-                offset = UnsafeApi.arrayBaseOffset(array.getClass()) + (long)b.arrayOffset() * elementSize;
-            }
-            else
-            {
-                throw new MPIException(ErrorClass.ERR_BUFFER,
-                    "read-only heap buffers are not supported: buffer=" + b.getClass().getSimpleName());
-            }
+            capacityBytes = (long)b.capacity() * elementSize(b);
         }
         else
         {
@@ -89,8 +85,6 @@ final class Buffers
                 throw new MPIException(ErrorClass.ERR_BUFFER, "buffer must be a primitive array or a " +
                     "java.nio.Buffer: type=" + buf.getClass().getName());
             }
-            base = buf;
-            offset = UnsafeApi.arrayBaseOffset(buf.getClass());
             capacityBytes = (long)java.lang.reflect.Array.getLength(buf) * elementSize;
         }
         if (bytes > capacityBytes)
@@ -98,7 +92,74 @@ final class Buffers
             throw new MPIException(ErrorClass.ERR_BUFFER, "buffer too small for count: count=" + count +
                 ", datatype=" + type.getName() + ", neededBytes=" + bytes + ", bufferBytes=" + capacityBytes);
         }
-        return new Region(base, offset, bytes);
+        return bytes;
+    }
+
+    /** The {@code Unsafe} base object of a buffer checked by {@link #bytes}: its array, or null when direct. */
+    static Object base(final Object buf)
+    {
+        if (buf == null)
+        {
+            return EMPTY;
+        }
+        if (buf instanceof Buffer)
+        {
+            final Buffer b = (Buffer)buf;
+            return b.isDirect() ? null : b.array();
+        }
+        return buf;
+    }
+
+    /** The {@code Unsafe} offset (or, when direct, the address) of the first element of a checked buffer. */
+    static long offset(final Object buf)
+    {
+        if (buf == null)
+        {
+            return BYTE_ARRAY_BASE;
+        }
+        if (buf instanceof Buffer)
+        {
+            final Buffer b = (Buffer)buf;
+            if (b.isDirect())
+            {
+                return UnsafeApi.getLong(b, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
+            }
+            return arrayBase(b.array()) + (long)b.arrayOffset() * elementSize(b);
+        }
+        return arrayBase(buf);
+    }
+
+    private static long arrayBase(final Object array)
+    {
+        if (array instanceof byte[])
+        {
+            return BYTE_ARRAY_BASE;
+        }
+        if (array instanceof int[])
+        {
+            return INT_ARRAY_BASE;
+        }
+        if (array instanceof double[])
+        {
+            return DOUBLE_ARRAY_BASE;
+        }
+        if (array instanceof long[])
+        {
+            return LONG_ARRAY_BASE;
+        }
+        if (array instanceof float[])
+        {
+            return FLOAT_ARRAY_BASE;
+        }
+        if (array instanceof char[])
+        {
+            return CHAR_ARRAY_BASE;
+        }
+        if (array instanceof short[])
+        {
+            return SHORT_ARRAY_BASE;
+        }
+        return BOOLEAN_ARRAY_BASE;
     }
 
     private static int elementSize(final Buffer b)

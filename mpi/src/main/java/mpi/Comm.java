@@ -1,5 +1,6 @@
 package mpi;
 
+import java.lang.ref.Reference;
 import java.nio.Buffer;
 
 import org.shmpi.ring.EngineRequest;
@@ -10,18 +11,26 @@ import org.shmpi.ring.SendRequest;
 import org.shmpi.ring.UnexpectedMessage;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.datatype.DataLayout;
 
 /**
  * A communicator: a group of ranks and a private message space. Java binding of
  * {@code MPI_Comm}. Point-to-point calls carry the communicator's context id, so messages on
- * different communicators never match each other; collectives use a second context id.
+ * different communicators never match each other; collectives use a second context id. Both come
+ * from the engine's {@code ContextIds}, never from a constant.
  *
  * <p>Every call checks its arguments before it touches shared memory; a bad argument raises the
  * MPI error class the standard gives, through the communicator's error handler.
  * Nonblocking calls take direct buffers, as in Open MPI, and also (shmpi) arrays and heap
- * buffers: the returned request keeps them reachable until the operation completes.
+ * buffers: the operation keeps them reachable until it completes, even if its request is freed.
+ *
+ * <p>As in Open MPI, a communicator is {@link Freeable} and {@link Cloneable}. This release has
+ * only the predefined communicators ({@code COMM_WORLD}, {@code COMM_SELF}), which MPI does not
+ * let anyone free: {@link #free()} raises {@code MPI.ERR_COMM}. {@code clone()} and {@code dup()}
+ * ({@code MPI_COMM_DUP}) are not offered yet: they need communicator management (context ids
+ * agreed by all members), which is still to come; {@code Object.clone()} stays protected.
  */
-public class Comm implements AutoCloseable
+public class Comm implements Freeable, Cloneable, AutoCloseable
 {
     /** Largest tag: what {@code getAttr(MPI.TAG_UB)} returns. */
     static final int MAX_TAG = Integer.MAX_VALUE;
@@ -34,7 +43,10 @@ public class Comm implements AutoCloseable
     /** World ranks of this communicator's members, by communicator rank; null until bound. */
     int[] members;
     int myRank = -1;
+    /** Context id of this communicator's point-to-point traffic. */
     int contextId;
+    /** Context id of its collectives' internal traffic, which never matches user messages. */
+    int collContextId;
     private volatile Errhandler errhandler;
     private final String name;
 
@@ -44,11 +56,12 @@ public class Comm implements AutoCloseable
     }
 
     /** Binds a predefined communicator at {@code MPI.Init}. */
-    void bind(final int[] members, final int myRank, final int contextId)
+    void bind(final int[] members, final int myRank, final int contextId, final int collContextId)
     {
         this.members = members;
         this.myRank = myRank;
         this.contextId = contextId;
+        this.collContextId = collContextId;
     }
 
     final void check()
@@ -127,7 +140,7 @@ public class Comm implements AutoCloseable
         try
         {
             check();
-            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            final long bytes = Buffers.bytes(buf, count, type);
             checkDest(dest);
             checkSendTag(tag);
             if (dest == MPI.PROC_NULL)
@@ -136,12 +149,12 @@ public class Comm implements AutoCloseable
             }
             if (mode == MODE_BUFFERED)
             {
-                bufferedSend(region, dest, tag);
+                bufferedSend(buf, bytes, dest, tag);
                 return;
             }
             final PointToPointEngine engine = engine();
-            final SendRequest s = engine.isend(contextId, members[dest], tag, region.base, region.offset, region.bytes,
-                mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
+            final SendRequest s = engine.isend(contextId, members[dest], tag, Buffers.base(buf), Buffers.offset(buf),
+                bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
             if (!s.isComplete())
             {
                 engine.await(s);
@@ -151,27 +164,39 @@ public class Comm implements AutoCloseable
         {
             throw handle(ex);
         }
+        finally
+        {
+            // The engine holds only the raw address of a direct buffer: keep the buffer mapped until here.
+            Reference.reachabilityFence(buf);
+        }
     }
 
-    private SendRequest bufferedSend(final Buffers.Region region, final int dest, final int tag)
+    /**
+     * Copies the message into the attached buffer and starts sending it from there; the
+     * caller's buffer is free at once, the attached range once the message has left it.
+     */
+    private void bufferedSend(final Object buf, final long bytes, final int dest, final int tag)
     {
         final BsendBuffer attached = MPI.attachedBuffer();
         if (attached == null)
         {
             throw new MPIException(ErrorClass.ERR_BUFFER, "buffered send without an attached buffer " +
-                "(MPI.attachBuffer): bytes=" + region.bytes);
+                "(MPI.attachBuffer): bytes=" + bytes);
         }
-        final int at = attached.copyIn(region.base, region.offset, region.bytes);
-        if (at < 0)
+        final BsendBuffer.Held held = attached.copyIn(Buffers.base(buf), Buffers.offset(buf), bytes);
+        final SendRequest s;
+        try
         {
-            throw new MPIException(ErrorClass.ERR_BUFFER, "attached buffer too small for this buffered send: " +
-                "needed=" + (region.bytes + MPI.BSEND_OVERHEAD) + ", free=" + attached.freeBytes() + ", attached=" +
-                attached.buffer.length);
+            // The engine request references the attached array as its base: it stays reachable.
+            s = engine().isend(contextId, members[dest], tag, attached.buffer, held.dataOffset(), bytes,
+                SendRequest.MODE_STANDARD);
         }
-        final SendRequest s = engine().isend(contextId, members[dest], tag, attached.buffer,
-            BsendBuffer.dataOffset(at), region.bytes, SendRequest.MODE_STANDARD);
-        attached.track(s, at);
-        return s;
+        catch (final RuntimeException ex)
+        {
+            attached.abandon(held);
+            throw ex;
+        }
+        attached.started(held, s);
     }
 
     /**
@@ -190,7 +215,7 @@ public class Comm implements AutoCloseable
         try
         {
             check();
-            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            final long bytes = Buffers.bytes(buf, count, type);
             checkSource(source);
             checkRecvTag(tag);
             if (source == MPI.PROC_NULL)
@@ -198,13 +223,13 @@ public class Comm implements AutoCloseable
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
             final PointToPointEngine engine = engine();
-            final RecvRequest r = engine.recv(contextId, worldSource(source), engineTag(tag), region.base,
-                region.offset, region.bytes);
+            final RecvRequest r = engine.recv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
+                Buffers.offset(buf), bytes);
             final Status status = new Status(commRankOf(r.source()), r.tag(), r.errorClass(), r.storedLength());
             if (r.isTruncated())
             {
                 throw new MPIException(ErrorClass.ERR_TRUNCATE, "message truncated: messageBytes=" +
-                    r.messageLength() + ", receiveBufferBytes=" + region.bytes + ", source=" + status.source +
+                    r.messageLength() + ", receiveBufferBytes=" + bytes + ", source=" + status.source +
                     ", tag=" + status.tag);
             }
             return status;
@@ -212,6 +237,11 @@ public class Comm implements AutoCloseable
         catch (final RuntimeException ex)
         {
             throw handle(ex);
+        }
+        finally
+        {
+            // The engine writes through the raw address of a direct buffer: keep it mapped until here.
+            Reference.reachabilityFence(buf);
         }
     }
 
@@ -241,14 +271,13 @@ public class Comm implements AutoCloseable
         try
         {
             check();
-            final Buffers.Region region = Buffers.resolve(buf, count, type);
-            if (region.bytes > Integer.MAX_VALUE - 16)
+            final long bytes = Buffers.bytes(buf, count, type);
+            if (bytes > Integer.MAX_VALUE - 16)
             {
-                throw new MPIException(ErrorClass.ERR_COUNT, "sendRecvReplace message too large: bytes=" + region.bytes);
+                throw new MPIException(ErrorClass.ERR_COUNT, "sendRecvReplace message too large: bytes=" + bytes);
             }
-            copy = new byte[(int)region.bytes];
-            org.agrona.UnsafeApi.copyMemory(region.base, region.offset, copy,
-                org.agrona.UnsafeApi.arrayBaseOffset(byte[].class), region.bytes);
+            copy = new byte[(int)bytes];
+            DataLayout.CONTIGUOUS.pack(Buffers.base(buf), Buffers.offset(buf), 0, copy, Buffers.BYTE_ARRAY_BASE, bytes);
         }
         catch (final RuntimeException ex)
         {
@@ -349,7 +378,7 @@ public class Comm implements AutoCloseable
         try
         {
             check();
-            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            final long bytes = Buffers.bytes(buf, count, type);
             checkDest(dest);
             checkSendTag(tag);
             if (dest == MPI.PROC_NULL)
@@ -358,11 +387,13 @@ public class Comm implements AutoCloseable
             }
             if (mode == MODE_BUFFERED)
             {
-                bufferedSend(region, dest, tag);
+                bufferedSend(buf, bytes, dest, tag);
                 return Request.completed(this, Status.empty());
             }
-            final EngineRequest s = engine().isend(contextId, members[dest], tag, region.base, region.offset,
-                region.bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
+            final EngineRequest s = engine().isend(contextId, members[dest], tag, Buffers.base(buf),
+                Buffers.offset(buf), bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
+            // The engine may hold only the raw address: the buffer must outlive a freed request.
+            s.retain(buf);
             return new Request(this, s, buf);
         }
         catch (final RuntimeException ex)
@@ -376,15 +407,17 @@ public class Comm implements AutoCloseable
         try
         {
             check();
-            final Buffers.Region region = Buffers.resolve(buf, count, type);
+            final long bytes = Buffers.bytes(buf, count, type);
             checkSource(source);
             checkRecvTag(tag);
             if (source == MPI.PROC_NULL)
             {
                 return Request.completed(this, new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0));
             }
-            final RecvRequest r = engine().irecv(contextId, worldSource(source), engineTag(tag), region.base,
-                region.offset, region.bytes);
+            final RecvRequest r = engine().irecv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
+                Buffers.offset(buf), bytes);
+            // The engine may hold only the raw address: the buffer must outlive a freed request.
+            r.retain(buf);
             return new Request(this, r, buf);
         }
         catch (final RuntimeException ex)
@@ -462,7 +495,7 @@ public class Comm implements AutoCloseable
         try
         {
             check();
-            Buffers.resolve(buf, count, type);
+            Buffers.bytes(buf, count, type);
             checkDest(dest);
             checkSendTag(tag);
         }
@@ -478,7 +511,7 @@ public class Comm implements AutoCloseable
         try
         {
             check();
-            Buffers.resolve(buf, count, type);
+            Buffers.bytes(buf, count, type);
             checkSource(source);
             checkRecvTag(tag);
         }
@@ -561,7 +594,7 @@ public class Comm implements AutoCloseable
             final PointToPointEngine engine = engine();
             final byte[] none = new byte[0];
             final long base = Buffers.BYTE_ARRAY_BASE;
-            final int collContext = contextId + 1;
+            final int collContext = collContextId;
             for (int k = 0, dist = 1; dist < n; k++, dist <<= 1)
             {
                 final int to = members[(myRank + dist) % n];
@@ -655,10 +688,21 @@ public class Comm implements AutoCloseable
         return h == null ? MPI.ERRORS_ARE_FATAL : h;
     }
 
-    /** Java binding of {@code MPI_COMM_CALL_ERRHANDLER}: raises {@code errorCode} through the handler. */
+    /**
+     * Java binding of {@code MPI_COMM_CALL_ERRHANDLER}: invokes this communicator's error handler
+     * with {@code errorCode}. Under {@code MPI.ERRORS_ARE_FATAL} (the default) the job is aborted
+     * with the error's message and this call does not return; under {@code MPI.ERRORS_RETURN}
+     * the handler does nothing and this call returns normally, as MPI says
+     * ({@code MPI_SUCCESS} when the handler returns): it does not throw.
+     */
     public void callErrhandler(final int errorCode)
     {
-        throw handle(new MPIException(errorCode, "error raised by the application: " + ErrorClass.name(errorCode)));
+        check();
+        if (getErrhandler().fatal)
+        {
+            MPI.fatalError(this, new MPIException(errorCode,
+                "error raised by the application: " + ErrorClass.name(errorCode)));
+        }
     }
 
     /** Whether this is a null communicator handle. */
@@ -673,7 +717,22 @@ public class Comm implements AutoCloseable
         return name;
     }
 
-    /** Predefined communicators are not freed; this is a no-op for them. */
+    /**
+     * Java binding of {@code MPI_COMM_FREE}. Every communicator of this release is predefined,
+     * and freeing {@code MPI.COMM_WORLD} or {@code MPI.COMM_SELF} is an error in MPI: this raises
+     * {@code MPI.ERR_COMM} through the error handler (the communicator stays usable).
+     */
+    @Override
+    public final void free()
+    {
+        check();
+        throw handle(new MPIException(ErrorClass.ERR_COMM, "a predefined communicator cannot be freed: " + name));
+    }
+
+    /**
+     * + For try-with-resources: frees a communicator the application created; a no-op on the
+     * predefined ones (they live until {@code MPI.Finalize}), which are all this release has.
+     */
     @Override
     public void close()
     {

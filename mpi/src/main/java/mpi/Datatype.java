@@ -1,11 +1,15 @@
 package mpi;
 
+import org.shmpi.shm.ErrorClass;
 
 /**
  * An MPI datatype. This release has the basic types: each maps one Java primitive array type
- * (and the matching {@link java.nio.Buffer} type) to elements of a fixed size.
+ * (and the matching {@link java.nio.Buffer} type) to elements of a fixed size. As in Open MPI a
+ * datatype is {@link Freeable} and {@link Cloneable}: {@link #clone()} is {@link #dup()}, a new
+ * datatype with the same type map that the application frees; the predefined ones
+ * ({@code MPI.INT}, ...) cannot be freed.
  */
-public final class Datatype
+public final class Datatype implements Freeable, Cloneable
 {
     static final int NULL_ID = 0;
     static final int BYTE_ID = 1;
@@ -32,21 +36,41 @@ public final class Datatype
     /** Size of the first element of a pair (for counting a partial pair), else the size. */
     final int firstPartSize;
     private final String name;
+    /** One of the {@code MPI.XXX} constants, which cannot be freed; false for a dup. */
+    private final boolean predefined;
+    /** Set by {@link #free()} of a dup: it is then {@code MPI.DATATYPE_NULL}. */
+    private boolean freed;
 
     private Datatype(
         final int id, final int size, final String name)
     {
-        this(id, size, name, 1, size);
+        this(id, size, name, 1, size, true);
     }
 
     private Datatype(
-        final int id, final int size, final String name, final int elementsPerItem, final int firstPartSize)
+        final int id,
+        final int size,
+        final String name,
+        final int elementsPerItem,
+        final int firstPartSize)
+    {
+        this(id, size, name, elementsPerItem, firstPartSize, true);
+    }
+
+    private Datatype(
+        final int id,
+        final int size,
+        final String name,
+        final int elementsPerItem,
+        final int firstPartSize,
+        final boolean predefined)
     {
         this.id = id;
         this.size = size;
         this.name = name;
         this.elementsPerItem = elementsPerItem;
         this.firstPartSize = firstPartSize;
+        this.predefined = predefined;
     }
 
     static Datatype basic(final int id)
@@ -108,16 +132,53 @@ public final class Datatype
         // Basic types need no commit.
     }
 
-    /** Java binding of {@code MPI_TYPE_FREE}; predefined types cannot be freed. */
-    public void free()
+    /**
+     * Java binding of {@code MPI_TYPE_DUP}: a new datatype with the same type map (and name),
+     * to be freed by the application.
+     */
+    public Datatype dup()
     {
-        // Predefined types are never freed.
+        MPI.check();
+        try
+        {
+            MPI.checkDatatype(this);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+        return new Datatype(id, size, name, elementsPerItem, firstPartSize, false);
     }
 
-    /** Whether this is {@code MPI.DATATYPE_NULL}. */
+    /** Java binding of {@code MPI_TYPE_DUP}, as in Open MPI: the same as {@link #dup()}. */
+    @Override
+    public Datatype clone()
+    {
+        return dup();
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_FREE}: a datatype made by {@link #dup()} becomes
+     * {@code MPI.DATATYPE_NULL} (operations already started with it are not affected). The
+     * predefined types cannot be freed: {@code MPI.ERR_TYPE}, raised on {@code MPI.COMM_WORLD}
+     * (MPI's rule for errors outside any communicator).
+     */
+    @Override
+    public void free()
+    {
+        MPI.check();
+        if (predefined || freed)
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_TYPE, predefined ?
+                "a predefined datatype cannot be freed: " + name : "datatype already freed: " + name));
+        }
+        freed = true;
+    }
+
+    /** Whether this is {@code MPI.DATATYPE_NULL} (or a freed dup). */
     public boolean isNull()
     {
-        return id == NULL_ID;
+        return id == NULL_ID || freed;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package mpi;
 
+import org.shmpi.ring.ExternalRequest;
+
 /**
  * A generalized request (shmpi extension; Java binding of {@code MPI_GREQUEST_START} and
  * {@code MPI_GREQUEST_COMPLETE}): an operation of the application's own, represented as a
@@ -32,12 +34,21 @@ public final class GRequest extends Request
     private final QueryFunction query;
     private final FreeFunction freeFn;
     private final CancelFunction cancelFn;
-    private volatile boolean completed;
+    /** The operation as the engines see it: completed through the progress engine. */
+    private final ExternalRequest external;
     private boolean freed;
 
     private GRequest(final QueryFunction query, final FreeFunction freeFn, final CancelFunction cancelFn)
     {
-        super(MPI.COMM_SELF, null, null);
+        this(new ExternalRequest(), query, freeFn, cancelFn);
+    }
+
+    private GRequest(
+        final ExternalRequest external, final QueryFunction query, final FreeFunction freeFn,
+        final CancelFunction cancelFn)
+    {
+        super(MPI.COMM_SELF, external, null);
+        this.external = external;
         this.query = query;
         this.freeFn = freeFn;
         this.cancelFn = cancelFn;
@@ -57,13 +68,21 @@ public final class GRequest extends Request
         return new GRequest(query, free, cancel);
     }
 
-    /** Java binding of {@code MPI_GREQUEST_COMPLETE}: the operation is done. Any thread may call it. */
+    /**
+     * Java binding of {@code MPI_GREQUEST_COMPLETE}: the operation is done. Any thread may call
+     * it; a callback registered with {@link #onComplete} runs here, on that thread.
+     */
     public void complete()
     {
-        completed = true;
+        // Completed through the progress engine like any request: a callback registered with
+        // onComplete runs here, on this thread, exactly once; waiting threads are woken.
         if (MPI.isInitialized() && !MPI.isFinalized())
         {
-            MPI.engine().wake();
+            MPI.engine().progressEngine().completeExternal(external, MPI.SUCCESS);
+        }
+        else
+        {
+            external.finish(MPI.SUCCESS);
         }
     }
 
@@ -71,12 +90,6 @@ public final class GRequest extends Request
     boolean isActive()
     {
         return !nullHandle;
-    }
-
-    @Override
-    boolean isDone()
-    {
-        return completed;
     }
 
     @Override
@@ -104,7 +117,7 @@ public final class GRequest extends Request
     {
         if (cancelFn != null)
         {
-            cancelFn.cancel(completed);
+            cancelFn.cancel(external.isComplete());
         }
         return true;
     }

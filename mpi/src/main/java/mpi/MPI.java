@@ -28,6 +28,17 @@ import org.shmpi.shm.ShmpiConfig;
  */
 public final class MPI
 {
+    static
+    {
+        // Before any Agrona buffer class loads: the engines check the bounds of every frame they
+        // claim, so Agrona's per-access checks only cost time (most of all in a cold JVM). A
+        // user's own -Dagrona.disable.bounds.checks=false keeps them on.
+        if (System.getProperty("agrona.disable.bounds.checks") == null)
+        {
+            System.setProperty("agrona.disable.bounds.checks", "true");
+        }
+    }
+
     public static final int THREAD_SINGLE = 0;
     public static final int THREAD_FUNNELED = 1;
     public static final int THREAD_SERIALIZED = 2;
@@ -155,10 +166,6 @@ public final class MPI
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
 
-    /** Context ids of the predefined communicators (point-to-point; +1 for collectives). */
-    private static final int WORLD_CONTEXT = 0;
-    private static final int SELF_CONTEXT = 2;
-
     private static final Object LOCK = new Object();
     private static volatile boolean initialized;
     private static volatile boolean finalized;
@@ -260,8 +267,10 @@ public final class MPI
             {
                 world[i] = i;
             }
-            COMM_WORLD.bind(world, p.rank(), WORLD_CONTEXT);
-            COMM_SELF.bind(new int[] {p.rank()}, 0, SELF_CONTEXT);
+            // Context ids come from the engine's allocator, in the same order on every rank.
+            final org.shmpi.ring.ContextIds contexts = engine.contexts();
+            COMM_WORLD.bind(world, p.rank(), contexts.allocate(), contexts.allocate());
+            COMM_SELF.bind(new int[] {p.rank()}, 0, contexts.allocate(), contexts.allocate());
             installUncaughtHandler(mainThread);
             initialized = true;
         }
@@ -405,8 +414,15 @@ public final class MPI
         {
             return null;
         }
-        engine.awaitUntil(b::idle);
-        attached = null;
+        // Once idle it is also marked detached, atomically: a racing bSend cannot slip in after.
+        engine.awaitUntil(b::detachIfIdle);
+        synchronized (LOCK)
+        {
+            if (attached == b)
+            {
+                attached = null;
+            }
+        }
         return b.buffer;
     }
 
@@ -552,6 +568,132 @@ public final class MPI
     public static DoubleBuffer newDoubleBuffer(final int capacity)
     {
         return newByteBuffer(Math.multiplyExact(capacity, 8)).asDoubleBuffer();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Slices: a buffer that starts further in, for sending or receiving part of a buffer or array
+
+    /**
+     * A view of {@code buf} that starts {@code offset} bytes in and ends at its capacity, in
+     * native byte order (as Open MPI's). Sends and receives on it address from its first element.
+     * Unlike Open MPI's, the position and limit of {@code buf} are left as they are (and do not
+     * bound the view).
+     *
+     * @param buf    the buffer (direct or heap)
+     * @param offset index of the view's first element in {@code buf}, 0 to its capacity
+     * @return the view, sharing {@code buf}'s content
+     */
+    public static ByteBuffer slice(final ByteBuffer buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.capacity());
+        return buf.duplicate().clear().slice(offset, buf.capacity() - offset).order(ByteOrder.nativeOrder());
+    }
+
+    /** A view of {@code buf} that starts {@code offset} chars in (see {@link #slice(ByteBuffer, int)}). */
+    public static CharBuffer slice(final CharBuffer buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.capacity());
+        return buf.duplicate().clear().slice(offset, buf.capacity() - offset);
+    }
+
+    /** A view of {@code buf} that starts {@code offset} shorts in (see {@link #slice(ByteBuffer, int)}). */
+    public static ShortBuffer slice(final ShortBuffer buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.capacity());
+        return buf.duplicate().clear().slice(offset, buf.capacity() - offset);
+    }
+
+    /** A view of {@code buf} that starts {@code offset} ints in (see {@link #slice(ByteBuffer, int)}). */
+    public static IntBuffer slice(final IntBuffer buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.capacity());
+        return buf.duplicate().clear().slice(offset, buf.capacity() - offset);
+    }
+
+    /** A view of {@code buf} that starts {@code offset} longs in (see {@link #slice(ByteBuffer, int)}). */
+    public static LongBuffer slice(final LongBuffer buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.capacity());
+        return buf.duplicate().clear().slice(offset, buf.capacity() - offset);
+    }
+
+    /** A view of {@code buf} that starts {@code offset} floats in (see {@link #slice(ByteBuffer, int)}). */
+    public static FloatBuffer slice(final FloatBuffer buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.capacity());
+        return buf.duplicate().clear().slice(offset, buf.capacity() - offset);
+    }
+
+    /** A view of {@code buf} that starts {@code offset} doubles in (see {@link #slice(ByteBuffer, int)}). */
+    public static DoubleBuffer slice(final DoubleBuffer buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.capacity());
+        return buf.duplicate().clear().slice(offset, buf.capacity() - offset);
+    }
+
+    /**
+     * A heap buffer over {@code buf} from element {@code offset} to its end, in native byte
+     * order: sends and receives on it address the array from {@code offset}.
+     */
+    public static ByteBuffer slice(final byte[] buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.length);
+        return ByteBuffer.wrap(buf, offset, buf.length - offset).slice().order(ByteOrder.nativeOrder());
+    }
+
+    /** A heap buffer over {@code buf} from element {@code offset} to its end. */
+    public static CharBuffer slice(final char[] buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.length);
+        return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    /** A heap buffer over {@code buf} from element {@code offset} to its end. */
+    public static ShortBuffer slice(final short[] buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.length);
+        return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    /** A heap buffer over {@code buf} from element {@code offset} to its end. */
+    public static IntBuffer slice(final int[] buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.length);
+        return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    /** A heap buffer over {@code buf} from element {@code offset} to its end. */
+    public static LongBuffer slice(final long[] buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.length);
+        return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    /** A heap buffer over {@code buf} from element {@code offset} to its end. */
+    public static FloatBuffer slice(final float[] buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.length);
+        return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    /** A heap buffer over {@code buf} from element {@code offset} to its end. */
+    public static DoubleBuffer slice(final double[] buf, final int offset)
+    {
+        checkSlice(buf, offset, buf == null ? 0 : buf.length);
+        return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
+    }
+
+    private static void checkSlice(final Object buf, final int offset, final int capacity)
+    {
+        if (buf == null)
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, "null buffer to slice: offset=" + offset);
+        }
+        if (offset < 0 || offset > capacity)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "slice offset out of range: offset=" + offset +
+                ", capacity=" + capacity);
+        }
     }
 
     static void check()

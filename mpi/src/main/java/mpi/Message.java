@@ -118,9 +118,11 @@ public final class Message
         }
         try
         {
-            final Buffers.Region region = Buffers.resolve(buf, count, type);
-            final RecvRequest r = MPI.engine().matchedReceive(message, region.base, region.offset, region.bytes);
+            final long bytes = Buffers.bytes(buf, count, type);
+            final RecvRequest r = MPI.engine().matchedReceive(message, Buffers.base(buf), Buffers.offset(buf), bytes);
             message = null;
+            // The engine may hold only the raw address: the buffer must outlive a freed request.
+            r.retain(buf);
             return new Request(comm, r, buf);
         }
         catch (final RuntimeException ex)

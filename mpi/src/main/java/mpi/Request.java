@@ -1,5 +1,7 @@
 package mpi;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +18,20 @@ import org.shmpi.shm.ErrorClass;
  */
 public class Request implements Freeable, AutoCloseable
 {
+    private static final VarHandle CALLBACK;
+
+    static
+    {
+        try
+        {
+            CALLBACK = MethodHandles.lookup().findVarHandle(Request.class, "callback", CompletionCallback.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     /** The operation under way, or null when this handle is null or inactive. */
     EngineRequest operation;
     /** For requests that completed without the engine (PROC_NULL, buffered sends). */
@@ -24,7 +40,8 @@ public class Request implements Freeable, AutoCloseable
     /** Buffers to keep reachable while the operation runs. */
     Object buffer;
     boolean nullHandle;
-    private CompletionCallback callback;
+    /** Set by {@link #onComplete}, claimed (getAndSet to null) by whoever runs it. */
+    private volatile CompletionCallback callback;
 
     Request()
     {
@@ -193,12 +210,12 @@ public class Request implements Freeable, AutoCloseable
 
     /**
      * Java binding of {@code MPI_REQUEST_FREE}: releases the handle; the operation itself still
-     * completes (its buffers stay reachable until then).
+     * completes, and its buffers stay reachable until then (the engine request retains them).
      */
     @Override
     public void free()
     {
-        // A pending engine operation holds its own buffer reference until it completes.
+        // The engine request retains the buffer (EngineRequest.retain) until it completes.
         consume();
     }
 
@@ -216,30 +233,45 @@ public class Request implements Freeable, AutoCloseable
     }
 
     /**
-     * shmpi extension: calls {@code callback} once with the status when the operation completes.
-     * It runs on the thread driving progress (any MPI call of this rank, or
-     * {@link MPI#progress()}); the request is then consumed as by a successful test.
+     * shmpi extension: calls {@code callback} once with the status when the operation completes;
+     * the request is then consumed as by a successful test. It runs on the thread driving
+     * progress (any MPI call of this rank, or {@link MPI#progress()}), or at once on the calling
+     * thread when the operation has already completed; for a {@link GRequest}, on the thread that
+     * calls {@link GRequest#complete()}. Safe under {@code THREAD_MULTIPLE} while other threads
+     * drive progress: the callback runs exactly once. A second registration before it ran
+     * replaces the first; freeing the request drops a callback that has not run; on a null or
+     * inactive request the callback never runs.
      */
     public final void onComplete(final CompletionCallback callback)
     {
         MPI.check();
-        this.callback = callback;
-        if (operation != null && !operation.isComplete())
+        if (callback == null)
         {
-            operation.onComplete(r -> fireCallback());
+            throw new MPIException(ErrorClass.ERR_ARG, "null completion callback");
         }
-        else
+        // Publish the callback, then look at the state. Whoever completes the operation marks it
+        // complete, then claims the callback (both volatile): at least one side sees the other,
+        // and the getAndSet claim in fireCallback lets only one of them run it.
+        this.callback = callback;
+        final EngineRequest op = operation;
+        if (op != null)
+        {
+            // The engine runs it once: at once if already complete, else when it completes.
+            op.onComplete(r -> fireCallback());
+        }
+        else if (isDone())
         {
             fireCallback();
         }
+        // Else a generalized request still pending: GRequest.complete() fires it.
     }
 
-    private void fireCallback()
+    /** Runs the registered callback if there is one and nobody has claimed it yet. */
+    final void fireCallback()
     {
-        final CompletionCallback cb = callback;
+        final CompletionCallback cb = (CompletionCallback)CALLBACK.getAndSet(this, null);
         if (cb != null && isActive())
         {
-            callback = null;
             final Status s = status();
             consume();
             cb.completed(s);

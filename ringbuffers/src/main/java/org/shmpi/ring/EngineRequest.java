@@ -88,6 +88,13 @@ public abstract class EngineRequest
      */
     public final void onComplete(final Consumer<EngineRequest> callback)
     {
+        if (complete)
+        {
+            // Never through the slot: a request that is complete from the start (the shared one
+            // of sends done at once) may be registered on by several threads at the same time.
+            callback.accept(this);
+            return;
+        }
         onComplete = callback;
         if (complete)
         {

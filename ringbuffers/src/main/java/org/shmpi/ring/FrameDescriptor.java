@@ -46,6 +46,8 @@ package org.shmpi.ring;
  * <li>{@link #TYPE_RDATA}: one fragment of a rendezvous message; token is the receiver's
  *     request, so it needs no matching.</li>
  * <li>{@link #TYPE_ACK}: the message named by token (a sender's request) has been matched.</li>
+ * <li>{@link #TYPE_WHOLE}: a standard-mode eager message in one frame, with the compact header of
+ *     {@link WholeFrameDescriptor} instead of this one.</li>
  * </ul>
  * Ring order per sender thread is send order, which is what makes messages non-overtaking.
  */
@@ -56,6 +58,7 @@ public final class FrameDescriptor
     public static final int TYPE_CTS = 3;
     public static final int TYPE_RDATA = 4;
     public static final int TYPE_ACK = 5;
+    public static final int TYPE_WHOLE = 6;
 
     /** The sender waits for an ACK when the message is matched. */
     public static final int FLAG_SYNC = 1;

@@ -3,99 +3,153 @@ package org.shmpi.ring;
 import static org.shmpi.ring.InboxDescriptor.*;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.shmpi.shm.Futex;
+import org.shmpi.shm.Processes;
 import org.shmpi.shm.WakeWord;
+import org.shmpi.shm.segment.Segment;
+import org.shmpi.shm.segment.SegmentHeaderDescriptor;
+import org.shmpi.shm.segment.SegmentKind;
+import org.shmpi.shm.segment.SegmentManager;
+import org.shmpi.shm.segment.SegmentNames;
 
 /**
- * A rank's inbox (layout in {@link InboxDescriptor}): the owner creates and consumes it, every
- * peer maps it and produces into it.
+ * A rank's inbox (layout in {@link InboxDescriptor}), a segment of the rank's
+ * {@link SegmentManager}: the owner creates and consumes it, every peer maps it and produces
+ * into it.
+ *
+ * <p>Two ways in. {@link #create(SegmentManager, int, Futex)} and
+ * {@link #open(SegmentManager, int, long, Futex)} use the rank's manager: the owner's inbox
+ * lives until {@link #close} (which removes it) or until the manager closes; a peer's inbox is a
+ * reference on the manager's cached mapping, given back by {@link #close}. The older
+ * {@link #create(Path, int, long, int, Futex)} and {@link #open(Path, int, Futex)} keep their
+ * meaning: each makes a private manager for the one file, and {@link #close} only unmaps (the
+ * file stays until the job directory is removed).
  */
 public final class Inbox implements AutoCloseable
 {
-    private final Path path;
-    private final MappedByteBuffer mapped;
-    private final UnsafeBuffer header;
+    private final SegmentManager manager;
+    private final boolean ownsManager;
+    private final Segment segment;
     private final ManyToOneRingBuffer ring;
     private final WakeWord wakeWord;
-    private final int ownerRank;
+    private boolean closed;
 
-    private Inbox(final Path path, final MappedByteBuffer mapped, final int capacity, final Futex futex)
+    private Inbox(
+        final SegmentManager manager, final boolean ownsManager, final Segment segment, final int capacity,
+        final Futex futex)
     {
-        this.path = path;
-        this.mapped = mapped;
-        this.header = new UnsafeBuffer(mapped, 0, RING_OFFSET);
+        this.manager = manager;
+        this.ownsManager = ownsManager;
+        this.segment = segment;
         this.ring = new ManyToOneRingBuffer(
-            new UnsafeBuffer(mapped, RING_OFFSET, capacity + RingBufferDescriptor.TRAILER_LENGTH));
-        this.wakeWord = new WakeWord(header, WAKE_WORD_OFFSET, futex);
-        this.ownerRank = header.getInt(OWNER_RANK_OFFSET);
+            new UnsafeBuffer(segment.buffer(), RING_OFFSET, capacity + RingBufferDescriptor.TRAILER_LENGTH));
+        this.wakeWord = new WakeWord(segment.buffer(), WAKE_WORD_OFFSET, futex);
     }
 
     /**
-     * Owner: creates the inbox file (0600), touches every page (first touch places it on this
-     * rank's NUMA node), writes the header and publishes the version word last (release).
+     * Owner: creates this rank's inbox {@code inbox-<rank>} (0600) through its segment manager,
+     * touching every page (first touch places it on this rank's NUMA node); the capacity is
+     * written before the version word is published (release).
+     */
+    public static Inbox create(final SegmentManager manager, final int capacity, final Futex futex)
+        throws IOException
+    {
+        return create(manager, false, SegmentNames.inbox(manager.rank()), capacity, futex);
+    }
+
+    /** Peer: maps the inbox of {@code ownerRank} now (no waiting) and checks it. */
+    public static Inbox open(final SegmentManager manager, final int ownerRank, final Futex futex)
+        throws IOException
+    {
+        return open(manager, ownerRank, System.nanoTime(), futex);
+    }
+
+    /**
+     * Peer: maps the inbox of {@code ownerRank}, waiting until {@code deadlineNs}
+     * ({@code System.nanoTime()} based) for it to be created and published, and checks it.
+     */
+    public static Inbox open(
+        final SegmentManager manager, final int ownerRank, final long deadlineNs, final Futex futex) throws IOException
+    {
+        return open(manager, false, SegmentNames.inbox(ownerRank), ownerRank, deadlineNs, futex);
+    }
+
+    /**
+     * Owner: creates the inbox file {@code path} (0600) for {@code ownerRank}, touching every
+     * page, and publishes it. Its own manager; {@link #close} unmaps and leaves the file.
      */
     public static Inbox create(
         final Path path, final int ownerRank, final long ownerPid, final int capacity, final Futex futex)
         throws IOException
     {
-        final int length = InboxDescriptor.length(capacity);
-        Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        final MappedByteBuffer mapped;
-        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw"))
+        checkCapacity(capacity);
+        final long startMillis = ownerPid == ProcessHandle.current().pid() ?
+            Processes.selfStartMillis() : Processes.startMillis(ownerPid);
+        final SegmentManager own = new SegmentManager(path.toAbsolutePath().getParent(), ownerRank, ownerPid,
+            startMillis, 0, true);
+        try
         {
-            file.setLength(length);
-            mapped = file.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, length);
+            return create(own, true, path.getFileName().toString(), capacity, futex);
         }
-        final UnsafeBuffer all = new UnsafeBuffer(mapped);
-        all.setMemory(0, length, (byte)0);
-        all.putLong(MAGIC_OFFSET, MAGIC);
-        all.putInt(OWNER_RANK_OFFSET, ownerRank);
-        all.putLong(OWNER_PID_OFFSET, ownerPid);
-        all.putInt(CAPACITY_OFFSET, capacity);
-        // Release: a peer that reads the version sees the header and the zeroed ring.
-        all.putIntRelease(VERSION_OFFSET, VERSION);
-        return new Inbox(path, mapped, capacity, futex);
+        catch (final IOException | RuntimeException ex)
+        {
+            own.close();
+            throw ex;
+        }
     }
 
-    /** Peer: maps an existing, published inbox and checks its header. */
+    /**
+     * Peer: maps the existing, published inbox {@code path} of {@code expectedOwner} (no waiting)
+     * and checks its header. Its own manager; {@link #close} unmaps.
+     */
     public static Inbox open(final Path path, final int expectedOwner, final Futex futex) throws IOException
     {
-        final MappedByteBuffer mapped;
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        final SegmentManager own = new SegmentManager(path.toAbsolutePath().getParent(),
+            SegmentHeaderDescriptor.NO_RANK, ProcessHandle.current().pid(), Processes.selfStartMillis(), 0, true);
+        try
         {
-            final long size = channel.size();
-            if (size < RING_OFFSET)
-            {
-                throw new IOException("inbox file too short: path=" + path + ", length=" + size);
-            }
-            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            return open(own, true, path.getFileName().toString(), expectedOwner, System.nanoTime(), futex);
         }
-        final UnsafeBuffer b = new UnsafeBuffer(mapped);
-        final int version = b.getIntAcquire(VERSION_OFFSET);
-        final long magic = b.getLong(MAGIC_OFFSET);
-        final int owner = b.getInt(OWNER_RANK_OFFSET);
-        final int capacity = b.getInt(CAPACITY_OFFSET);
-        if (magic != MAGIC || (version >>> 16) != MAJOR_VERSION || owner != expectedOwner ||
-            capacity < 4096 || Integer.bitCount(capacity) != 1 || mapped.capacity() < InboxDescriptor.length(capacity))
+        catch (final IOException | RuntimeException ex)
         {
-            IoUtil.unmap(mapped);
-            throw new IOException("not a ready shmpi inbox: path=" + path + ", magic=0x" + Long.toHexString(magic) +
-                ", version=0x" + Integer.toHexString(version) + ", owner=" + owner + ", expectedOwner=" +
-                expectedOwner);
+            own.close();
+            throw ex;
         }
-        return new Inbox(path, mapped, capacity, futex);
+    }
+
+    private static Inbox create(
+        final SegmentManager manager, final boolean ownsManager, final String name, final int capacity,
+        final Futex futex) throws IOException
+    {
+        final Segment segment = manager.create(SegmentKind.INBOX, name, payloadLength(capacity),
+            SegmentManager.TOUCH_PAGES, payload -> payload.putInt(CAPACITY_OFFSET, capacity));
+        return new Inbox(manager, ownsManager, segment, capacity, futex);
+    }
+
+    private static Inbox open(
+        final SegmentManager manager,
+        final boolean ownsManager,
+        final String name,
+        final int expectedOwner,
+        final long deadlineNs,
+        final Futex futex) throws IOException
+    {
+        final Segment segment = manager.open(SegmentKind.INBOX, name, expectedOwner, deadlineNs);
+        // Plain load: written before the version word, which open() read with acquire.
+        final int capacity = segment.buffer().getInt(CAPACITY_OFFSET);
+        if (!isValidCapacity(capacity) || segment.length() < payloadLength(capacity))
+        {
+            manager.release(segment);
+            throw new IOException("not a valid shmpi inbox: path=" + segment.path() + ", capacity=" + capacity +
+                ", payloadLength=" + segment.length() + ", expectedPayloadLength=" +
+                (isValidCapacity(capacity) ? Integer.toString(payloadLength(capacity)) : "(a power of two >= 4096)"));
+        }
+        return new Inbox(manager, ownsManager, segment, capacity, futex);
     }
 
     public ManyToOneRingBuffer ring()
@@ -108,14 +162,21 @@ public final class Inbox implements AutoCloseable
         return wakeWord;
     }
 
+    /** Rank that owns (created) the inbox. */
     public int ownerRank()
     {
-        return ownerRank;
+        return segment.creatorRank();
     }
 
     public Path path()
     {
-        return path;
+        return segment.path();
+    }
+
+    /** The segment the inbox lives in. */
+    public Segment segment()
+    {
+        return segment;
     }
 
     /** Whether any frame is waiting to be read (two volatile loads). */
@@ -124,9 +185,30 @@ public final class Inbox implements AutoCloseable
         return ring.producerPosition() != ring.consumerPosition();
     }
 
+    /**
+     * Owner: removes the inbox (unlinks and unmaps; with the {@link #create(Path, int, long, int, Futex)}
+     * form only unmaps). Peer: gives the mapping back to the manager's cache (with the
+     * {@link #open(Path, int, Futex)} form: unmaps). Idempotent.
+     */
     @Override
     public void close()
     {
-        IoUtil.unmap(mapped);
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        if (segment.isCreator())
+        {
+            manager.remove(segment);
+        }
+        else
+        {
+            manager.release(segment);
+        }
+        if (ownsManager)
+        {
+            manager.close();
+        }
     }
 }

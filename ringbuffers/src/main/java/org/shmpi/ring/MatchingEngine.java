@@ -6,18 +6,24 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 
 import org.agrona.UnsafeApi;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.datatype.DataLayout;
 
 /**
- * MPI message matching for one rank: the posted-receive queue (in posting order) and the
- * unexpected-message queue (in arrival order). A message matches the first posted receive
- * whose (context, source, tag) accepts it; a receive matches the first unexpected message it
- * accepts. Both rules together give MPI's non-overtaking order, because the first frames of one
- * sender's messages arrive in send order. Single-threaded: only the progress-driving thread
- * calls it.
+ * MPI message matching for one rank, keyed by context id: each context (a communicator's
+ * point-to-point space, or its collective space) has its own posted-receive queue (in posting
+ * order) and unexpected-message queue (in arrival order), so a receive never scans another
+ * communicator's traffic and thousands of contexts cost nothing while idle. Within a context a
+ * message matches the first posted receive whose (source, tag) accepts it, and a receive matches
+ * the first unexpected message it accepts; both rules together give MPI's non-overtaking order,
+ * because the first frames of one sender's messages arrive in send order. Single-threaded: only
+ * the progress-driving thread calls it.
+ *
+ * <p>Every copy of message data here goes through the receive's {@link DataLayout}.
  */
 public final class MatchingEngine
 {
@@ -60,9 +66,26 @@ public final class MatchingEngine
         }
     };
 
+    /** The queues of one context id. */
+    private static final class ContextQueues
+    {
+        RecvRequest postedHead;
+        RecvRequest postedTail;
+        final ArrayDeque<UnexpectedMessage> unexpected = new ArrayDeque<>();
+
+        boolean isEmpty()
+        {
+            return postedHead == null && unexpected.isEmpty();
+        }
+    }
+
     private final Listener listener;
-    private final ArrayDeque<RecvRequest> posted = new ArrayDeque<>();
-    private final ArrayDeque<UnexpectedMessage> unexpected = new ArrayDeque<>();
+    private final Int2ObjectHashMap<ContextQueues> contexts = new Int2ObjectHashMap<>();
+    /** The context used last: traffic comes in runs on one communicator. */
+    private int lastContext = Integer.MIN_VALUE;
+    private ContextQueues lastQueues;
+    private int postedCount;
+    private int unexpectedCount;
     /** Eager messages whose later fragments are still to come, by (source, sequence). */
     private final Long2ObjectHashMap<Object> inFlight = new Long2ObjectHashMap<>();
 
@@ -77,27 +100,95 @@ public final class MatchingEngine
         this.listener = listener;
     }
 
+    private ContextQueues queues(final int context)
+    {
+        if (context == lastContext)
+        {
+            return lastQueues;
+        }
+        ContextQueues q = contexts.get(context);
+        if (q == null)
+        {
+            q = new ContextQueues();
+            contexts.put(context, q);
+        }
+        lastContext = context;
+        lastQueues = q;
+        return q;
+    }
+
+    /**
+     * Forgets the queues of a context that is no longer used (a freed communicator). Fails if
+     * receives or messages still wait in it.
+     */
+    public void releaseContext(final int context)
+    {
+        final ContextQueues q = contexts.get(context);
+        if (q == null)
+        {
+            return;
+        }
+        if (!q.isEmpty())
+        {
+            throw new ShmpiException(ErrorClass.ERR_PENDING, "context still has pending traffic: context=" + context +
+                ", unexpected=" + q.unexpected.size() + ", posted=" + (q.postedHead != null));
+        }
+        contexts.remove(context);
+        if (lastContext == context)
+        {
+            lastContext = Integer.MIN_VALUE;
+            lastQueues = null;
+        }
+    }
+
+    /** Number of contexts with queues (tests, diagnostics). */
+    public int contextCount()
+    {
+        return contexts.size();
+    }
+
     /**
      * Posts a receive: it first takes the oldest matching unexpected message, else it waits in
-     * the posted queue.
+     * the posted queue of its context.
      */
     public void post(final RecvRequest request)
     {
-        final UnexpectedMessage msg = take(request.context, request.source, request.tag);
-        if (msg != null)
+        final ContextQueues q = queues(request.context);
+        if (!q.unexpected.isEmpty())
         {
-            deliver(request, msg);
-            return;
+            final UnexpectedMessage msg = take(q, request.source, request.tag);
+            if (msg != null)
+            {
+                deliver(request, msg);
+                return;
+            }
         }
-        posted.addLast(request);
+        request.posted = true;
+        request.nextPosted = null;
+        request.prevPosted = q.postedTail;
+        if (q.postedTail == null)
+        {
+            q.postedHead = request;
+        }
+        else
+        {
+            q.postedTail.nextPosted = request;
+        }
+        q.postedTail = request;
+        postedCount++;
     }
 
     /** The oldest unexpected message matching (context, source, tag), left in the queue; or null. */
     public UnexpectedMessage probe(final int context, final int source, final int tag)
     {
-        for (final UnexpectedMessage msg : unexpected)
+        final ContextQueues q = contexts.get(context);
+        if (q == null)
         {
-            if (accepts(context, source, tag, msg))
+            return null;
+        }
+        for (final UnexpectedMessage msg : q.unexpected)
+        {
+            if (accepts(source, tag, msg))
             {
                 return msg;
             }
@@ -108,22 +199,29 @@ public final class MatchingEngine
     /** Removes and returns the oldest unexpected message matching (context, source, tag); or null. */
     public UnexpectedMessage take(final int context, final int source, final int tag)
     {
-        final Iterator<UnexpectedMessage> it = unexpected.iterator();
+        final ContextQueues q = contexts.get(context);
+        return q == null || q.unexpected.isEmpty() ? null : take(q, source, tag);
+    }
+
+    private UnexpectedMessage take(final ContextQueues q, final int source, final int tag)
+    {
+        final Iterator<UnexpectedMessage> it = q.unexpected.iterator();
         while (it.hasNext())
         {
             final UnexpectedMessage msg = it.next();
-            if (accepts(context, source, tag, msg))
+            if (accepts(source, tag, msg))
             {
                 it.remove();
+                unexpectedCount--;
                 return msg;
             }
         }
         return null;
     }
 
-    private static boolean accepts(final int context, final int source, final int tag, final UnexpectedMessage msg)
+    private static boolean accepts(final int source, final int tag, final UnexpectedMessage msg)
     {
-        return msg.context == context && (source == RecvRequest.ANY_SOURCE || source == msg.source) &&
+        return (source == RecvRequest.ANY_SOURCE || source == msg.source) &&
             (tag == RecvRequest.ANY_TAG || tag == msg.tag);
     }
 
@@ -153,25 +251,53 @@ public final class MatchingEngine
     /** Removes a receive that has not matched yet; false when it already matched. */
     public boolean cancel(final RecvRequest request)
     {
-        return posted.remove(request);
+        if (!request.posted)
+        {
+            return false;
+        }
+        unlink(queues(request.context), request);
+        return true;
     }
 
     /** Number of receives waiting for a message. */
     public int postedCount()
     {
-        return posted.size();
+        return postedCount;
     }
 
     /** Number of messages waiting for a receive. */
     public int unexpectedCount()
     {
-        return unexpected.size();
+        return unexpectedCount;
     }
 
     /** Number of eager messages with fragments still to come. */
     public int inFlightCount()
     {
         return inFlight.size();
+    }
+
+    /**
+     * Handles a whole eager message that arrived in one compact frame (no fragments, no
+     * acknowledgement): matched now, or kept as unexpected.
+     */
+    public void onWhole(final int context, final int source, final int tag, final long address, final int length)
+    {
+        final RecvRequest r = matchPosted(context, source, tag);
+        if (r != null)
+        {
+            start(r, source, tag, length);
+            if (length > 0)
+            {
+                copyIntoRequest(r, 0, address, length);
+                finish(r);
+            }
+            return;
+        }
+        final UnexpectedMessage msg = new UnexpectedMessage(context, source, tag, 0, 0, length, false, new byte[length]);
+        DataLayout.CONTIGUOUS.unpack(null, address, length, msg.data, BYTE_ARRAY_BASE, 0);
+        msg.received = length;
+        addUnexpected(msg);
     }
 
     /** Handles one DATA frame read from this rank's inbox. */
@@ -211,7 +337,7 @@ public final class MatchingEngine
                 }
                 final UnexpectedMessage msg = new UnexpectedMessage(context, source, tag, flags, token, messageLength,
                     false, new byte[(int)messageLength]);
-                unexpected.addLast(msg);
+                addUnexpected(msg);
                 target = msg;
             }
             if (payloadLength < messageLength)
@@ -247,7 +373,8 @@ public final class MatchingEngine
         else
         {
             final UnexpectedMessage msg = (UnexpectedMessage)target;
-            UnsafeApi.copyMemory(null, payloadAddress, msg.data, BYTE_ARRAY_BASE + fragmentOffset, payloadLength);
+            DataLayout.CONTIGUOUS.unpack(null, payloadAddress, payloadLength, msg.data, BYTE_ARRAY_BASE,
+                fragmentOffset);
             msg.received += payloadLength;
             if (last && msg.claimedBy != null)
             {
@@ -279,11 +406,11 @@ public final class MatchingEngine
                 new UnexpectedMessage(context, source, tag, flags, token, messageLength, true, null);
             msg.segment = segment;
             msg.segmentOffset = segmentOffset;
-            unexpected.addLast(msg);
+            addUnexpected(msg);
         }
     }
 
-    /** Copies a whole message from {@code address} into a matched receive (single copy) and completes it. */
+    /** Copies a whole message from {@code address} (contiguous) into a matched receive (single copy) and completes it. */
     public void copyDirect(final RecvRequest r, final long address)
     {
         copyIntoRequest(r, 0, address, r.messageLength);
@@ -298,19 +425,55 @@ public final class MatchingEngine
         return r.received >= r.messageLength;
     }
 
+    private void addUnexpected(final UnexpectedMessage msg)
+    {
+        queues(msg.context).unexpected.addLast(msg);
+        unexpectedCount++;
+    }
+
     private RecvRequest matchPosted(final int context, final int source, final int tag)
     {
-        final Iterator<RecvRequest> it = posted.iterator();
-        while (it.hasNext())
+        if (postedCount == 0)
         {
-            final RecvRequest r = it.next();
-            if (r.matches(context, source, tag))
+            return null;
+        }
+        final ContextQueues q = queues(context);
+        for (RecvRequest r = q.postedHead; r != null; r = r.nextPosted)
+        {
+            if ((r.source == RecvRequest.ANY_SOURCE || r.source == source) &&
+                (r.tag == RecvRequest.ANY_TAG || r.tag == tag))
             {
-                it.remove();
+                unlink(q, r);
                 return r;
             }
         }
         return null;
+    }
+
+    private void unlink(final ContextQueues q, final RecvRequest r)
+    {
+        final RecvRequest prev = r.prevPosted;
+        final RecvRequest next = r.nextPosted;
+        if (prev == null)
+        {
+            q.postedHead = next;
+        }
+        else
+        {
+            prev.nextPosted = next;
+        }
+        if (next == null)
+        {
+            q.postedTail = prev;
+        }
+        else
+        {
+            next.prevPosted = prev;
+        }
+        r.prevPosted = null;
+        r.nextPosted = null;
+        r.posted = false;
+        postedCount--;
     }
 
     private void start(final RecvRequest r, final int source, final int tag, final long messageLength)
@@ -345,7 +508,7 @@ public final class MatchingEngine
         final long n = Math.min(room, length);
         if (n > 0)
         {
-            UnsafeApi.copyMemory(null, srcAddress, r.base, r.offset + fragmentOffset, n);
+            r.layout.unpack(null, srcAddress, n, r.base, r.offset, fragmentOffset);
         }
         r.received += length;
     }
@@ -355,7 +518,7 @@ public final class MatchingEngine
         final long n = Math.min(r.capacity, msg.data.length);
         if (n > 0)
         {
-            UnsafeApi.copyMemory(msg.data, BYTE_ARRAY_BASE, r.base, r.offset, n);
+            r.layout.unpack(msg.data, BYTE_ARRAY_BASE, n, r.base, r.offset, 0);
         }
         r.received = msg.data.length;
         finish(r);

@@ -3,116 +3,82 @@ package org.shmpi.ring;
 import static org.shmpi.ring.FrameDescriptor.*;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.shmpi.shm.BackoffIdler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.JobDirectory;
 import org.shmpi.shm.JobFile;
 import org.shmpi.shm.ShmpiConfig;
+import org.shmpi.shm.Processes;
 import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.shm.segment.SegmentManager;
 
 /**
- * One rank's point-to-point engine.
+ * One rank's point-to-point engine: the entry points (send, receive, probe, cancel, wait) over
+ * parts a newcomer can name:
+ * <ul>
+ * <li>{@link InboxTransport}: this rank's inbox and the peers' inboxes (Agrona rings in
+ *     /dev/shm), frames claimed, committed, and the wake-up of a sleeping peer;</li>
+ * <li>{@link EagerProtocol} (up to the eager limit: copied into the receiver's ring) and
+ *     {@link RendezvousProtocol} (larger: RTS, then CTS and streamed fragments, or one copy out
+ *     of the sender's shared heap), with {@link HandshakeTokens} naming requests across ranks;</li>
+ * <li>{@link OutboundQueues}: back-pressure, per peer and in order, when a ring is full;</li>
+ * <li>{@link MatchingEngine}: posted and unexpected queues per context id;</li>
+ * <li>{@link RequestCompletion}: completing requests, callbacks, waking waiters;</li>
+ * <li>{@link ProgressEngine}: the duty cycle, idling, and the THREAD_MULTIPLE lock. This engine
+ *     is one {@link ProgressAgent} of it; other engines of the rank register their own.</li>
+ * </ul>
+ * Every copy of message data goes through a {@link DataLayout} (contiguous unless given).
  *
- * <p><b>Eager path</b> (messages up to the eager limit): the sender claims space in the
- * receiver's inbox ring, writes a frame header and copies the payload straight from the user's
- * array or buffer into the ring, commits, and wakes the receiver if it sleeps; the receiver's
- * progress loop reads the frame and copies the payload straight into the matched receive buffer
- * (or into a heap copy when no receive is posted yet). Messages larger than one frame go as
- * consecutive fragments.
- *
- * <p><b>Rendezvous path</b> (larger messages): the sender writes an RTS frame; when a receive
- * matches it, the receiver answers CTS, and the sender streams RDATA fragments through the ring,
- * which the receiver copies into the receive buffer as they come (a pipelined copy through the
- * ring as bounce buffer). Large messages are therefore never buffered on the receiver's heap,
- * and a standard send of one blocks only until it is matched and streamed.
- *
- * <p><b>Back-pressure</b>: when a peer's ring is full, the rest of the send waits in a per-peer
- * queue (in order, so messages never overtake) and the progress loop continues it; a rank waiting
- * for ring space keeps draining its own inbox, so two ranks sending to each other cannot deadlock.
- *
- * <p><b>Threads</b>: without {@code threadSafe}, one thread at a time drives the engine (MPI
- * thread levels up to SERIALIZED). With it (THREAD_MULTIPLE) every entry point takes one lock;
- * a thread that waits releases it while idling; one waiting thread at a time sleeps on the inbox
- * futex, the others park and are unparked when requests complete.
- *
- * <p>An engine is an object, not global state: tests run several as threads of one JVM.
+ * <p>A rank waiting for ring space keeps draining its own inbox, so two ranks sending to each
+ * other cannot deadlock. An engine is an object, not global state: tests run several as threads
+ * of one JVM.
  */
 public final class PointToPointEngine implements AutoCloseable
 {
     /** Default largest message sent eagerly. */
     public static final int EAGER_LIMIT_DEFAULT = 64 * 1024;
+    /** Frames read from the inbox per duty cycle. */
+    private static final int READ_LIMIT = 64;
+    /**
+     * A frame at least this large is given back to its ring as soon as it is consumed, not at the
+     * end of the batch: a sender streaming a large message can refill that space while we copy
+     * the next fragment out (pipelining), instead of waiting for the whole batch.
+     */
+    private static final int COMMIT_EACH_BYTES = 8 * 1024;
 
-    private final JobDirectory directory;
-    private final JobFile job;
+    /**
+     * What a send that completed at once returns: eager standard-mode sends are done when
+     * {@code isend} returns, so they need no request of their own (no allocation per message).
+     */
+    private static final SendRequest DONE = doneSend();
+
     private final int rank;
     private final int worldSize;
-    private final Futex futex;
-    private final Inbox inbox;
-    private final Inbox[] peers;
-    private final MatchingEngine matching;
-    private final MessageHandler handler = this::onFrame;
-    /** Made once: the idle loop asks it on every step, and must not allocate. */
-    private final BooleanSupplier inboxHasPending;
-    private final long abortCheckIntervalNs = 1_000_000;
     private final long eagerLimit;
-    private final ReentrantLock lock;
-    private final ThreadLocal<BackoffIdler> idlers;
-    private volatile Thread futexSleeper;
+    private final boolean threadSafe;
+    private final SegmentManager segments;
+    private final InboxTransport transport;
+    private final ProgressEngine progress;
     private final RequestCompletion completion;
-    private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
-
-    private final ArrayDeque<SendRequest>[] peerQueues;
-    private final ArrayDeque<Integer> busyPeers = new ArrayDeque<>();
-    private final boolean[] peerBusy;
-    private final ArrayDeque<long[]>[] controlQueues;
-    private final ArrayDeque<SendRequest> streams = new ArrayDeque<>();
-    private final Long2ObjectHashMap<SendRequest> sendTokens = new Long2ObjectHashMap<>();
-    private final Long2ObjectHashMap<RecvRequest> recvTokens = new Long2ObjectHashMap<>();
-    private final long[] messagesSent;
-    private final long[] bytesSent;
-    private final long[] messagesReceived;
-    private final long[] bytesReceived;
+    private final HandshakeTokens tokens = new HandshakeTokens();
+    private final OutboundQueues outbound;
+    private final EagerProtocol eager;
+    private final RendezvousProtocol rendezvous;
+    private final MatchingEngine matching;
+    private final TrafficCounters counters;
     private final SharedHeap heap;
-    /**
-     * Peers' heap segments mapped here, least recently used first; at most 64 stay mapped, so a
-     * segment its owner has freed does not keep its memory alive for long.
-     */
-    private final java.util.LinkedHashMap<Long, java.nio.MappedByteBuffer> peerSegments =
-        new java.util.LinkedHashMap<>(16, 0.75f, true)
-        {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            protected boolean removeEldestEntry(final Map.Entry<Long, java.nio.MappedByteBuffer> eldest)
-            {
-                if (size() > 64)
-                {
-                    org.agrona.IoUtil.unmap(eldest.getValue());
-                    return true;
-                }
-                return false;
-            }
-        };
-    private long sharedCopies;
+    private final ContextIds contexts = new ContextIds();
+    private final Agent agent = new Agent();
+    private final int wholeLimit;
     private int nextSequence;
-    private long nextToken = 1;
+    /** Single-threaded mode: the request blocking receives reuse (no allocation per message). */
+    private RecvRequest blockingRecv;
 
     /** Creates this rank's inbox (single-threaded engine, default eager limit). */
     public PointToPointEngine(
@@ -123,7 +89,6 @@ public final class PointToPointEngine implements AutoCloseable
     }
 
     /** Creates this rank's inbox; peers are mapped on first send to them. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public PointToPointEngine(
         final JobDirectory directory,
         final JobFile job,
@@ -132,34 +97,37 @@ public final class PointToPointEngine implements AutoCloseable
         final Futex futex,
         final boolean threadSafe) throws IOException
     {
-        this.directory = directory;
-        this.job = job;
         this.rank = rank;
         this.worldSize = job.worldSize();
-        this.futex = futex;
         this.eagerLimit = config.eagerLimit();
-        this.lock = threadSafe ? new ReentrantLock() : null;
-        this.completion = new RequestCompletion(threadSafe);
-        this.idlers = ThreadLocal.withInitial(() -> BackoffIdler.from(config));
-        this.inbox = Inbox.create(directory.inboxFile(rank), rank, ProcessHandle.current().pid(),
-            job.ringCapacity(), futex);
-        this.inboxHasPending = inbox::hasPending;
-        this.peers = new Inbox[worldSize];
-        this.peers[rank] = inbox;
-        this.heap = new SharedHeap(directory, rank);
-        this.peerQueues = new ArrayDeque[worldSize];
-        this.controlQueues = new ArrayDeque[worldSize];
-        this.peerBusy = new boolean[worldSize];
-        this.messagesSent = new long[worldSize];
-        this.bytesSent = new long[worldSize];
-        this.messagesReceived = new long[worldSize];
-        this.bytesReceived = new long[worldSize];
+        this.threadSafe = threadSafe;
+        // One segment manager per rank: every file this rank creates or maps goes through it.
+        this.segments = new SegmentManager(directory.path(), rank, ProcessHandle.current().pid(),
+            Processes.selfStartMillis(), SegmentManager.MAX_IDLE_PEER_SEGMENTS_DEFAULT, config.shmKeep());
+        try
+        {
+            this.transport = new InboxTransport(segments, worldSize, job.ringCapacity(), futex);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            segments.close();
+            throw ex;
+        }
+        this.progress = new ProgressEngine(job, transport.wakeWord(), transport::hasPending, config, threadSafe);
+        this.completion = progress.completion();
+        this.heap = new SharedHeap(segments);
+        this.counters = new TrafficCounters(worldSize);
+        this.outbound = new OutboundQueues(rank, worldSize, transport);
+        this.eager = new EagerProtocol(rank, transport, tokens, completion, eagerLimit);
+        this.rendezvous = new RendezvousProtocol(rank, transport, tokens, completion, outbound, heap);
+        this.wholeLimit = eager.wholeLimit();
+        this.outbound.sendPath(s -> s.length > eagerLimit ? rendezvous.announce(s) : eager.advance(s));
         this.matching = new MatchingEngine(new MatchingEngine.Listener()
         {
             @Override
             public void syncMatched(final int source, final long token)
             {
-                control(source, TYPE_ACK, token, 0);
+                outbound.control(source, TYPE_ACK, token, 0);
             }
 
             @Override
@@ -167,27 +135,26 @@ public final class PointToPointEngine implements AutoCloseable
                 final RecvRequest request, final int source, final long senderToken, final int flags,
                 final long segment, final long segmentOffset)
             {
-                if ((flags & FLAG_SHARED) != 0)
-                {
-                    // Single copy: straight from the sender's heap segment into the receive buffer.
-                    matching.copyDirect(request, peerSegment(source, segment) + segmentOffset);
-                    sharedCopies++;
-                    control(source, TYPE_ACK, senderToken, 0);
-                    return;
-                }
-                request.token = nextToken++;
-                recvTokens.put(request.token, request);
-                control(source, TYPE_CTS, senderToken, request.token);
+                rendezvous.matched(request, source, senderToken, flags, segment, segmentOffset);
             }
 
             @Override
             public void completed(final RecvRequest request)
             {
-                messagesReceived[request.matchedSource]++;
-                bytesReceived[request.matchedSource] += request.messageLength;
-                onCompleted(request);
+                counters.received(request.matchedSource, request.messageLength);
+                completion.complete(request);
             }
         });
+        this.rendezvous.matching(matching);
+        progress.register(agent);
+    }
+
+    private static SendRequest doneSend()
+    {
+        final SendRequest s = new SendRequest(0, -1, 0, null, 0, 0, SendRequest.MODE_STANDARD, DataLayout.CONTIGUOUS);
+        s.state = SendRequest.DONE;
+        s.markComplete();
+        return s;
     }
 
     public int rank()
@@ -212,7 +179,31 @@ public final class PointToPointEngine implements AutoCloseable
 
     public boolean isThreadSafe()
     {
-        return lock != null;
+        return threadSafe;
+    }
+
+    /** The rank's progress engine, to which other engines register their agents. */
+    public ProgressEngine progressEngine()
+    {
+        return progress;
+    }
+
+    /** Completing requests, for other engines of this rank. */
+    public RequestCompletion completion()
+    {
+        return completion;
+    }
+
+    /** The context ids in use on this rank. */
+    public ContextIds contexts()
+    {
+        return contexts;
+    }
+
+    /** The manager of every segment file this rank creates or maps. */
+    public SegmentManager segments()
+    {
+        return segments;
     }
 
     /** This rank's shared-memory heap (buffers peers can copy large messages from directly). */
@@ -224,42 +215,19 @@ public final class PointToPointEngine implements AutoCloseable
     /** Large messages received by a single copy out of a sender's shared heap. */
     public long sharedCopies()
     {
-        lock();
+        progress.lock();
         try
         {
-            return sharedCopies;
+            return rendezvous.sharedCopies();
         }
         finally
         {
-            unlock();
+            progress.unlock();
         }
-    }
-
-    /** Address where segment {@code segment} of rank {@code source} is mapped here (mapped once). */
-    private long peerSegment(final int source, final long segment)
-    {
-        final long key = ((long)source << 40) | segment;
-        java.nio.MappedByteBuffer mapped = peerSegments.get(key);
-        if (mapped == null)
-        {
-            final java.nio.file.Path path = SharedHeap.segmentFile(directory, source, segment);
-            try (java.nio.channels.FileChannel channel =
-                java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ))
-            {
-                mapped = channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, channel.size());
-            }
-            catch (final IOException ex)
-            {
-                throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot map the heap segment of rank " + source +
-                    ": path=" + path + ": " + ex.getMessage(), ex);
-            }
-            peerSegments.put(key, mapped);
-        }
-        return org.agrona.BufferUtil.address(mapped);
     }
 
     // ------------------------------------------------------------------------------------------
-    // Entry points
+    // Sending
 
     /**
      * Blocking standard-mode send of {@code length} bytes at {@code base}/{@code offset}
@@ -268,46 +236,110 @@ public final class PointToPointEngine implements AutoCloseable
     public void send(
         final int context, final int dest, final int tag, final Object base, final long offset, final long length)
     {
-        final SendRequest s = isend(context, dest, tag, base, offset, length, SendRequest.MODE_STANDARD);
+        send(context, dest, tag, base, offset, length, DataLayout.CONTIGUOUS);
+    }
+
+    /** Blocking standard-mode send of a message laid out as {@code layout} ({@code length} packed bytes). */
+    public void send(
+        final int context, final int dest, final int tag, final Object base, final long offset, final long length,
+        final DataLayout layout)
+    {
+        final SendRequest s = isend(context, dest, tag, base, offset, length, SendRequest.MODE_STANDARD, layout);
         if (!s.complete)
         {
-            await(s);
+            progress.await(s);
         }
     }
 
     /** Starts a send; it may complete at once. The buffer must stay untouched until it completes. */
     public SendRequest isend(
-        final int context,
-        final int dest,
-        final int tag,
-        final Object base,
-        final long offset,
-        final long length,
+        final int context, final int dest, final int tag, final Object base, final long offset, final long length,
         final int mode)
     {
-        final SendRequest s = new SendRequest(context, dest, tag, base, offset, length, mode);
-        lock();
+        return isend(context, dest, tag, base, offset, length, mode, DataLayout.CONTIGUOUS);
+    }
+
+    /**
+     * Starts a send of {@code length} packed bytes laid out as {@code layout}. A standard-mode
+     * message that fits in one frame is written at once and the shared completed request is
+     * returned (no allocation); anything else gets a request of its own.
+     */
+    public SendRequest isend(
+        final int context, final int dest, final int tag, final Object base, final long offset, final long length,
+        final int mode, final DataLayout layout)
+    {
+        final SendRequest s;
+        progress.lock();
         try
         {
+            if (mode == SendRequest.MODE_STANDARD && length <= wholeLimit && !outbound.hasQueuedSends(dest) &&
+                eager.tryWhole(context, dest, tag, base, offset, (int)length, layout))
+            {
+                counters.sent(dest, length);
+                return DONE;
+            }
+            s = new SendRequest(context, dest, tag, base, offset, length, mode, layout);
             start(s);
         }
         finally
         {
-            unlock();
+            progress.unlock();
         }
-        runCallbacks();
+        progress.runCallbacks();
         return s;
     }
 
-    /** Blocking receive: post, then wait. */
+    private void start(final SendRequest s)
+    {
+        counters.sent(s.dest, s.length);
+        s.sequence = nextSequence++;
+        if (outbound.hasQueuedSends(s.dest) || !advance(s))
+        {
+            outbound.enqueue(s);
+        }
+    }
+
+    /** Writes the matching part of a send (DATA frames, or the RTS); true when fully written. */
+    private boolean advance(final SendRequest s)
+    {
+        return s.length > eagerLimit ? rendezvous.announce(s) : eager.advance(s);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Receiving
+
+    /**
+     * Blocking receive: post, then wait. In single-threaded mode the returned request is reused
+     * by the next blocking receive: read what you need from it before calling again.
+     */
     public RecvRequest recv(
         final int context, final int source, final int tag, final Object base, final long offset, final long capacity)
     {
-        final RecvRequest request = new RecvRequest(context, source, tag, base, offset, capacity);
+        return recv(context, source, tag, base, offset, capacity, DataLayout.CONTIGUOUS);
+    }
+
+    /** Blocking receive into memory laid out as {@code layout} ({@code capacity} packed bytes). */
+    public RecvRequest recv(
+        final int context, final int source, final int tag, final Object base, final long offset, final long capacity,
+        final DataLayout layout)
+    {
+        RecvRequest request;
+        if (!threadSafe && (request = blockingRecv) != null && request.complete)
+        {
+            request.reset(context, source, tag, base, offset, capacity, layout);
+        }
+        else
+        {
+            request = new RecvRequest(context, source, tag, base, offset, capacity, layout);
+            if (!threadSafe)
+            {
+                blockingRecv = request;
+            }
+        }
         post(request);
         if (!request.complete)
         {
-            await(request);
+            progress.await(request);
         }
         return request;
     }
@@ -316,7 +348,15 @@ public final class PointToPointEngine implements AutoCloseable
     public RecvRequest irecv(
         final int context, final int source, final int tag, final Object base, final long offset, final long capacity)
     {
-        final RecvRequest request = new RecvRequest(context, source, tag, base, offset, capacity);
+        return irecv(context, source, tag, base, offset, capacity, DataLayout.CONTIGUOUS);
+    }
+
+    /** Starts a receive into memory laid out as {@code layout}. */
+    public RecvRequest irecv(
+        final int context, final int source, final int tag, final Object base, final long offset, final long capacity,
+        final DataLayout layout)
+    {
+        final RecvRequest request = new RecvRequest(context, source, tag, base, offset, capacity, layout);
         post(request);
         return request;
     }
@@ -324,65 +364,76 @@ public final class PointToPointEngine implements AutoCloseable
     /** Posts a receive without waiting (the matching engine may complete it at once). */
     public void post(final RecvRequest request)
     {
-        lock();
+        progress.lock();
         try
         {
             matching.post(request);
         }
         finally
         {
-            unlock();
+            progress.unlock();
         }
-        runCallbacks();
+        progress.runCallbacks();
     }
 
     /** Receives a message taken by {@link #matchedProbe} into the given buffer. */
     public RecvRequest matchedReceive(
         final UnexpectedMessage msg, final Object base, final long offset, final long capacity)
     {
-        final RecvRequest request = new RecvRequest(msg.context, msg.source, msg.tag, base, offset, capacity);
-        lock();
+        return matchedReceive(msg, base, offset, capacity, DataLayout.CONTIGUOUS);
+    }
+
+    /** Receives a message taken by {@link #matchedProbe} into memory laid out as {@code layout}. */
+    public RecvRequest matchedReceive(
+        final UnexpectedMessage msg, final Object base, final long offset, final long capacity, final DataLayout layout)
+    {
+        final RecvRequest request =
+            new RecvRequest(msg.context, msg.source, msg.tag, base, offset, capacity, layout);
+        progress.lock();
         try
         {
             matching.deliver(request, msg);
         }
         finally
         {
-            unlock();
+            progress.unlock();
         }
-        runCallbacks();
+        progress.runCallbacks();
         return request;
     }
+
+    // ------------------------------------------------------------------------------------------
+    // Probes
 
     /** Non-blocking probe: the first matching unexpected message (left queued), or null. */
     public UnexpectedMessage probe(final int context, final int source, final int tag)
     {
-        lock();
+        progress.lock();
         try
         {
-            progressLocked();
+            progress.progressLocked();
             return matching.probe(context, source, tag);
         }
         finally
         {
-            unlock();
-            runCallbacks();
+            progress.unlock();
+            progress.runCallbacks();
         }
     }
 
     /** Non-blocking matched probe: removes and returns the first matching message, or null. */
     public UnexpectedMessage matchedProbe(final int context, final int source, final int tag)
     {
-        lock();
+        progress.lock();
         try
         {
-            progressLocked();
+            progress.progressLocked();
             return matching.take(context, source, tag);
         }
         finally
         {
-            unlock();
-            runCallbacks();
+            progress.unlock();
+            progress.runCallbacks();
         }
     }
 
@@ -390,7 +441,7 @@ public final class PointToPointEngine implements AutoCloseable
     public UnexpectedMessage probeBlocking(final int context, final int source, final int tag)
     {
         final UnexpectedMessage[] found = new UnexpectedMessage[1];
-        awaitUntil(() -> (found[0] = matching.probe(context, source, tag)) != null);
+        progress.awaitUntil(() -> (found[0] = matching.probe(context, source, tag)) != null);
         return found[0];
     }
 
@@ -398,9 +449,12 @@ public final class PointToPointEngine implements AutoCloseable
     public UnexpectedMessage matchedProbeBlocking(final int context, final int source, final int tag)
     {
         final UnexpectedMessage[] found = new UnexpectedMessage[1];
-        awaitUntil(() -> (found[0] = matching.take(context, source, tag)) != null);
+        progress.awaitUntil(() -> (found[0] = matching.take(context, source, tag)) != null);
         return found[0];
     }
+
+    // ------------------------------------------------------------------------------------------
+    // Completion and waiting
 
     /**
      * Cancels a request if it can still be: a receive not yet matched, or a send of which nothing
@@ -409,7 +463,7 @@ public final class PointToPointEngine implements AutoCloseable
     public boolean cancel(final EngineRequest request)
     {
         boolean done = false;
-        lock();
+        progress.lock();
         try
         {
             if (request.complete)
@@ -423,10 +477,9 @@ public final class PointToPointEngine implements AutoCloseable
             else if (request instanceof SendRequest)
             {
                 final SendRequest s = (SendRequest)request;
-                if (s.untouched() && peerQueues[s.dest] != null && peerQueues[s.dest].remove(s))
+                if (outbound.remove(s))
                 {
-                    messagesSent[s.dest]--;
-                    bytesSent[s.dest] -= s.length;
+                    counters.unsent(s.dest, s.length);
                     done = true;
                 }
             }
@@ -437,78 +490,31 @@ public final class PointToPointEngine implements AutoCloseable
         }
         finally
         {
-            unlock();
+            progress.unlock();
         }
-        runCallbacks();
+        progress.runCallbacks();
         return done;
     }
 
     /** Blocks until {@code request} completes, driving progress and idling between polls. */
     public void await(final EngineRequest request)
     {
-        awaitUntil(() -> request.complete);
+        progress.await(request);
     }
 
     /**
      * Blocks until {@code done} is true, driving progress. {@code done} is evaluated with the
      * engine's state consistent (under the lock in thread-safe mode).
      */
-    public void awaitUntil(final BooleanSupplier done)
+    public void awaitUntil(final java.util.function.BooleanSupplier done)
     {
-        final BackoffIdler idler = idlers.get();
-        idler.reset();
-        long nextAbortCheck = System.nanoTime() + abortCheckIntervalNs;
-        lock();
-        try
-        {
-            while (!done.getAsBoolean())
-            {
-                if (progressLocked() > 0)
-                {
-                    idler.reset();
-                    if (completion.hasCallbacks())
-                    {
-                        unlockFully();
-                        runCallbacks();
-                        lock();
-                    }
-                    continue;
-                }
-                if (done.getAsBoolean())
-                {
-                    break;
-                }
-                idle(idler);
-                final long now = System.nanoTime();
-                if (now - nextAbortCheck > 0)
-                {
-                    checkAborted();
-                    nextAbortCheck = now + abortCheckIntervalNs;
-                }
-            }
-        }
-        finally
-        {
-            unlock();
-        }
-        runCallbacks();
+        progress.awaitUntil(done);
     }
 
     /** One duty cycle from outside: progress, then run completion callbacks. Returns work done. */
     public int progress()
     {
-        final int work;
-        lock();
-        try
-        {
-            work = progressLocked();
-        }
-        finally
-        {
-            unlock();
-        }
-        runCallbacks();
-        return work;
+        return progress.progress();
     }
 
     /**
@@ -517,12 +523,7 @@ public final class PointToPointEngine implements AutoCloseable
      */
     public void wake()
     {
-        completion.bump();
-        for (final Thread t : parked)
-        {
-            LockSupport.unpark(t);
-        }
-        inbox.wakeWord().wakeIfSleeping();
+        progress.wake();
     }
 
     /** Tests a request: one duty cycle if it is not complete yet, then its state. */
@@ -530,574 +531,133 @@ public final class PointToPointEngine implements AutoCloseable
     {
         if (!request.complete)
         {
-            progress();
+            progress.progress();
         }
         return request.complete;
     }
 
+    // ------------------------------------------------------------------------------------------
+    // Counters
+
     /** Messages sent to each world rank (index = rank). A copy. */
     public long[] messagesSent()
     {
-        return snapshot(messagesSent);
+        return snapshot(counters.messagesSent);
     }
 
     public long[] bytesSent()
     {
-        return snapshot(bytesSent);
+        return snapshot(counters.bytesSent);
     }
 
     public long[] messagesReceived()
     {
-        return snapshot(messagesReceived);
+        return snapshot(counters.messagesReceived);
     }
 
     public long[] bytesReceived()
     {
-        return snapshot(bytesReceived);
+        return snapshot(counters.bytesReceived);
     }
 
-    private long[] snapshot(final long[] counters)
+    private long[] snapshot(final long[] values)
     {
-        lock();
+        progress.lock();
         try
         {
-            return counters.clone();
+            return values.clone();
         }
         finally
         {
-            unlock();
+            progress.unlock();
         }
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Waiting
-
-    private void idle(final BackoffIdler idler)
-    {
-        final boolean outbound = !busyPeers.isEmpty() || !streams.isEmpty();
-        if (lock == null)
-        {
-            if (outbound)
-            {
-                idler.idle();
-            }
-            else
-            {
-                idler.idle(inbox.wakeWord(), inboxHasPending);
-            }
-            return;
-        }
-        final Thread me = Thread.currentThread();
-        if (!outbound && futexSleeper == null)
-        {
-            futexSleeper = me;
-            // Never evaluate done() here: it runs outside the lock and may have side effects
-            // (a matched probe takes its message). Another thread's progress shows as a new generation.
-            final long seen = completion.generation();
-            unlockFully();
-            try
-            {
-                idler.idle(inbox.wakeWord(), () -> inbox.hasPending() || completion.generation() != seen);
-            }
-            finally
-            {
-                lock.lock();
-                futexSleeper = null;
-            }
-        }
-        else
-        {
-            parked.add(me);
-            unlockFully();
-            try
-            {
-                if (outbound)
-                {
-                    idler.idle();
-                }
-                else
-                {
-                    LockSupport.parkNanos(200_000);
-                }
-            }
-            finally
-            {
-                parked.remove(me);
-                lock.lock();
-            }
-        }
-    }
-
-    private void lock()
-    {
-        if (lock != null)
-        {
-            lock.lock();
-        }
-    }
-
-    private void unlock()
-    {
-        if (lock != null)
-        {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Releases the lock for idling. Entry points never nest (callbacks run outside the lock), so
-     * the hold count here is one.
-     */
-    private void unlockFully()
-    {
-        if (lock != null)
-        {
-            lock.unlock();
-        }
-    }
-
-    private void runCallbacks()
-    {
-        if (!completion.hasCallbacks() || (lock != null && lock.isHeldByCurrentThread()))
-        {
-            return;
-        }
-        completion.runCallbacks();
-    }
-
-    private void onCompleted(final EngineRequest r)
-    {
-        completion.complete(r);
-    }
-
-    private void wakeWaiters()
-    {
-        if (lock == null)
-        {
-            return;
-        }
-        for (final Thread t : parked)
-        {
-            LockSupport.unpark(t);
-        }
-        if (futexSleeper != null && futexSleeper != Thread.currentThread())
-        {
-            inbox.wakeWord().wakeIfSleeping();
-        }
-    }
-
-    private void checkAborted()
-    {
-        if (job.isAborted())
-        {
-            throw new JobAbortedException("job aborted: " +
-                (job.isAbortPublished() ? job.abortReason() : "(reason pending)"));
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Progress
-
-    private int progressLocked()
-    {
-        int work = inbox.ring().read(handler, 64);
-        if (!busyPeers.isEmpty())
-        {
-            work += pushQueues();
-        }
-        if (!streams.isEmpty())
-        {
-            work += pushStreams();
-        }
-        if (completion.takeCompletions() > 0)
-        {
-            wakeWaiters();
-        }
-        return work;
-    }
-
-    private void onFrame(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
-    {
-        final AtomicBuffer b = (AtomicBuffer)buffer;
-        switch (msgTypeId)
-        {
-            case TYPE_DATA:
-                matching.onData(b, index, length);
-                break;
-            case TYPE_RTS:
-                matching.onRts(b, index);
-                break;
-            case TYPE_CTS:
-            {
-                final SendRequest s = sendTokens.remove(b.getLong(index + TOKEN_OFFSET));
-                if (s == null)
-                {
-                    throw new ShmpiException(ErrorClass.ERR_INTERN, "CTS for an unknown send: token=" +
-                        b.getLong(index + TOKEN_OFFSET));
-                }
-                s.receiverToken = b.getLong(index + PEER_TOKEN_OFFSET);
-                s.state = SendRequest.STREAMING;
-                s.sent = 0;
-                streams.addLast(s);
-                break;
-            }
-            case TYPE_RDATA:
-            {
-                final long token = b.getLong(index + TOKEN_OFFSET);
-                final RecvRequest r = recvTokens.get(token);
-                if (r == null)
-                {
-                    throw new ShmpiException(ErrorClass.ERR_INTERN, "data for an unknown receive: token=" + token);
-                }
-                if (MatchingEngine.onRendezvousData(r, b.getLong(index + FRAGMENT_OFFSET_OFFSET),
-                    b.addressOffset() + index + HEADER_LENGTH, length - HEADER_LENGTH))
-                {
-                    recvTokens.remove(token);
-                    matching.finish(r);
-                }
-                break;
-            }
-            case TYPE_ACK:
-            {
-                final SendRequest s = sendTokens.remove(b.getLong(index + TOKEN_OFFSET));
-                if (s == null)
-                {
-                    throw new ShmpiException(ErrorClass.ERR_INTERN, "ACK for an unknown send: token=" +
-                        b.getLong(index + TOKEN_OFFSET));
-                }
-                completeSend(s);
-                break;
-            }
-            default:
-                throw new ShmpiException(ErrorClass.ERR_INTERN, "unknown frame type: type=" + msgTypeId);
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Sending
-
-    private void start(final SendRequest s)
-    {
-        messagesSent[s.dest]++;
-        bytesSent[s.dest] += s.length;
-        s.sequence = nextSequence++;
-        final ArrayDeque<SendRequest> queue = peerQueues[s.dest];
-        if (queue != null && !queue.isEmpty())
-        {
-            queue.addLast(s);
-            return;
-        }
-        if (!advance(s))
-        {
-            enqueue(s);
-        }
-    }
-
-    private void enqueue(final SendRequest s)
-    {
-        ArrayDeque<SendRequest> queue = peerQueues[s.dest];
-        if (queue == null)
-        {
-            queue = new ArrayDeque<>();
-            peerQueues[s.dest] = queue;
-        }
-        queue.addLast(s);
-        markBusy(s.dest);
-    }
-
-    private void markBusy(final int peer)
-    {
-        if (!peerBusy[peer])
-        {
-            peerBusy[peer] = true;
-            busyPeers.addLast(peer);
-        }
-    }
-
-    /**
-     * Writes as much of the matching part of a send (DATA frames, or the RTS) as the ring takes.
-     * Returns true when that part is fully written.
-     */
-    private boolean advance(final SendRequest s)
-    {
-        final Inbox target = peer(s.dest);
-        final ManyToOneRingBuffer ring = target.ring();
-        if (s.length > eagerLimit)
-        {
-            if (s.token == 0)
-            {
-                s.token = nextToken++;
-            }
-            final int index = ring.tryClaim(TYPE_RTS, HEADER_LENGTH);
-            if (index < 0)
-            {
-                checkClaim(index);
-                return false;
-            }
-            // No SYNC flag on an RTS: its CTS (or ACK) already says the message was matched.
-            final SharedHeap.Segment segment = s.base == null ? heap.find(s.offset, s.length) : null;
-            if (segment != null)
-            {
-                writeHeader(ring.buffer(), index, s, s.offset - segment.address, FLAG_SHARED);
-                ring.buffer().putLong(index + PEER_TOKEN_OFFSET, segment.id);
-                s.state = SendRequest.WAIT_ACK;
-            }
-            else
-            {
-                writeHeader(ring.buffer(), index, s, 0, 0);
-                s.state = SendRequest.WAIT_CTS;
-            }
-            sendTokens.put(s.token, s);
-            ring.commit(index);
-            target.wakeWord().wakeIfSleeping();
-            return true;
-        }
-        final boolean sync = s.mode == SendRequest.MODE_SYNC;
-        if (sync && s.token == 0)
-        {
-            s.token = nextToken++;
-            sendTokens.put(s.token, s);
-        }
-        final int maxPayload = (ring.maxMsgLength() - HEADER_LENGTH) & ~7;
-        boolean wrote = false;
-        do
-        {
-            final int chunk = (int)Math.min(maxPayload, s.length - s.sent);
-            final int index = ring.tryClaim(TYPE_DATA, HEADER_LENGTH + chunk);
-            if (index < 0)
-            {
-                checkClaim(index);
-                if (wrote)
-                {
-                    target.wakeWord().wakeIfSleeping();
-                }
-                return false;
-            }
-            final AtomicBuffer b = ring.buffer();
-            writeHeader(b, index, s, s.sent, sync ? FLAG_SYNC : 0);
-            if (chunk > 0)
-            {
-                UnsafeApi.copyMemory(s.base, s.offset + s.sent, null, b.addressOffset() + index + HEADER_LENGTH, chunk);
-            }
-            // Release inside commit: publishes the header and payload written above.
-            ring.commit(index);
-            s.sent += chunk;
-            s.state = SendRequest.EAGER_PARTIAL;
-            wrote = true;
-        }
-        while (s.sent < s.length);
-        target.wakeWord().wakeIfSleeping();
-        if (sync)
-        {
-            s.state = SendRequest.WAIT_ACK;
-        }
-        else
-        {
-            completeSend(s);
-        }
-        return true;
-    }
-
-    private void writeHeader(
-        final AtomicBuffer b, final int index, final SendRequest s, final long fragmentOffset, final int flags)
-    {
-        b.putInt(index + CONTEXT_OFFSET, s.context);
-        b.putInt(index + SOURCE_OFFSET, rank);
-        b.putInt(index + TAG_OFFSET, s.tag);
-        b.putInt(index + FLAGS_OFFSET, flags);
-        b.putInt(index + SEQUENCE_OFFSET, s.sequence);
-        b.putInt(index + RESERVED_OFFSET, 0);
-        b.putLong(index + MESSAGE_LENGTH_OFFSET, s.length);
-        b.putLong(index + FRAGMENT_OFFSET_OFFSET, fragmentOffset);
-        b.putLong(index + TOKEN_OFFSET, s.token);
-        b.putLong(index + PEER_TOKEN_OFFSET, 0);
-    }
-
-    private static void checkClaim(final int index)
-    {
-        if (index != RingBuffer.INSUFFICIENT_CAPACITY)
-        {
-            throw new ShmpiException(ErrorClass.ERR_INTERN, "ring claim failed: result=" + index);
-        }
-    }
-
-    private void completeSend(final SendRequest s)
-    {
-        s.state = SendRequest.DONE;
-        onCompleted(s);
-    }
-
-    /** Continues queued sends and control frames, peer by peer, in order. */
-    private int pushQueues()
-    {
-        int work = 0;
-        final int n = busyPeers.size();
-        for (int i = 0; i < n; i++)
-        {
-            final int peer = busyPeers.pollFirst();
-            boolean blocked = false;
-            final ArrayDeque<long[]> controls = controlQueues[peer];
-            while (controls != null && !controls.isEmpty())
-            {
-                final long[] c = controls.peekFirst();
-                if (!tryControl(peer, (int)c[0], c[1], c[2]))
-                {
-                    blocked = true;
-                    break;
-                }
-                controls.pollFirst();
-                work++;
-            }
-            final ArrayDeque<SendRequest> queue = peerQueues[peer];
-            while (!blocked && queue != null && !queue.isEmpty())
-            {
-                if (advance(queue.peekFirst()))
-                {
-                    queue.pollFirst();
-                    work++;
-                }
-                else
-                {
-                    blocked = true;
-                }
-            }
-            if (blocked)
-            {
-                busyPeers.addLast(peer);
-            }
-            else
-            {
-                peerBusy[peer] = false;
-            }
-        }
-        return work;
-    }
-
-    /** Streams rendezvous data: a few fragments per stream per cycle, round robin. */
-    private int pushStreams()
-    {
-        int work = 0;
-        final int n = streams.size();
-        for (int i = 0; i < n; i++)
-        {
-            final SendRequest s = streams.pollFirst();
-            final Inbox target = peer(s.dest);
-            final ManyToOneRingBuffer ring = target.ring();
-            final int maxPayload = (ring.maxMsgLength() - HEADER_LENGTH) & ~7;
-            int fragments = 0;
-            while (s.sent < s.length && fragments < 16)
-            {
-                final int chunk = (int)Math.min(maxPayload, s.length - s.sent);
-                final int index = ring.tryClaim(TYPE_RDATA, HEADER_LENGTH + chunk);
-                if (index < 0)
-                {
-                    checkClaim(index);
-                    break;
-                }
-                final AtomicBuffer b = ring.buffer();
-                b.putInt(index + CONTEXT_OFFSET, s.context);
-                b.putInt(index + SOURCE_OFFSET, rank);
-                b.putInt(index + TAG_OFFSET, s.tag);
-                b.putInt(index + FLAGS_OFFSET, 0);
-                b.putInt(index + SEQUENCE_OFFSET, s.sequence);
-                b.putInt(index + RESERVED_OFFSET, 0);
-                b.putLong(index + MESSAGE_LENGTH_OFFSET, s.length);
-                b.putLong(index + FRAGMENT_OFFSET_OFFSET, s.sent);
-                b.putLong(index + TOKEN_OFFSET, s.receiverToken);
-                b.putLong(index + PEER_TOKEN_OFFSET, s.token);
-                UnsafeApi.copyMemory(s.base, s.offset + s.sent, null, b.addressOffset() + index + HEADER_LENGTH, chunk);
-                // Release inside commit: publishes the header and payload written above.
-                ring.commit(index);
-                s.sent += chunk;
-                fragments++;
-            }
-            if (fragments > 0)
-            {
-                target.wakeWord().wakeIfSleeping();
-                work += fragments;
-            }
-            if (s.sent >= s.length)
-            {
-                completeSend(s);
-            }
-            else
-            {
-                streams.addLast(s);
-            }
-        }
-        return work;
-    }
-
-    /** Sends a control frame now, or queues it behind the peer's pending control frames. */
-    @SuppressWarnings("unchecked")
-    private void control(final int peer, final int type, final long token, final long peerToken)
-    {
-        final ArrayDeque<long[]> queue = controlQueues[peer];
-        if ((queue == null || queue.isEmpty()) && tryControl(peer, type, token, peerToken))
-        {
-            return;
-        }
-        if (queue == null)
-        {
-            controlQueues[peer] = new ArrayDeque<>();
-        }
-        controlQueues[peer].addLast(new long[] {type, token, peerToken});
-        markBusy(peer);
-    }
-
-    private boolean tryControl(final int peer, final int type, final long token, final long peerToken)
-    {
-        final Inbox target = peer(peer);
-        final ManyToOneRingBuffer ring = target.ring();
-        final int index = ring.tryClaim(type, HEADER_LENGTH);
-        if (index < 0)
-        {
-            checkClaim(index);
-            return false;
-        }
-        final AtomicBuffer b = ring.buffer();
-        b.setMemory(index, HEADER_LENGTH, (byte)0);
-        b.putInt(index + SOURCE_OFFSET, rank);
-        b.putLong(index + TOKEN_OFFSET, token);
-        b.putLong(index + PEER_TOKEN_OFFSET, peerToken);
-        ring.commit(index);
-        target.wakeWord().wakeIfSleeping();
-        return true;
-    }
-
-    private Inbox peer(final int dest)
-    {
-        Inbox p = peers[dest];
-        if (p == null)
-        {
-            try
-            {
-                p = Inbox.open(directory.inboxFile(dest), dest, futex);
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot map the inbox of rank " + dest +
-                    ": " + ex.getMessage(), ex);
-            }
-            peers[dest] = p;
-        }
-        return p;
     }
 
     @Override
     public void close()
     {
-        for (final java.nio.MappedByteBuffer m : peerSegments.values())
+        progress.deregister(agent);
+        heap.close();
+        transport.close();
+        // Last: unmaps everything still mapped and removes every file this rank created.
+        segments.close();
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    /** This engine's duty cycle: read the inbox, continue queued sends, stream fragments. */
+    private final class Agent implements ProgressAgent, ControlledMessageHandler
+    {
+        @Override
+        public int doWork()
         {
-            org.agrona.IoUtil.unmap(m);
-        }
-        peerSegments.clear();
-        for (int r = 0; r < peers.length; r++)
-        {
-            if (peers[r] != null)
+            int work = transport.read(this, READ_LIMIT);
+            if (outbound.isBusy())
             {
-                peers[r].close();
-                peers[r] = null;
+                work += outbound.push();
+            }
+            if (rendezvous.isStreaming())
+            {
+                work += rendezvous.push();
+            }
+            return work;
+        }
+
+        @Override
+        public boolean needsPolling()
+        {
+            return outbound.isBusy() || rendezvous.isStreaming();
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "point-to-point";
+        }
+
+        @Override
+        public Action onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        {
+            dispatch(msgTypeId, buffer, index, length);
+            return length >= COMMIT_EACH_BYTES ? Action.COMMIT : Action.CONTINUE;
+        }
+
+        private void dispatch(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        {
+            final AtomicBuffer b = (AtomicBuffer)buffer;
+            switch (msgTypeId)
+            {
+                case TYPE_WHOLE:
+                {
+                    // Plain loads by address: the ring handed us this record, within bounds.
+                    final long frame = b.addressOffset() + index;
+                    matching.onWhole(UnsafeApi.getInt(null, frame + WholeFrameDescriptor.CONTEXT_OFFSET),
+                        UnsafeApi.getInt(null, frame + WholeFrameDescriptor.SOURCE_OFFSET),
+                        UnsafeApi.getInt(null, frame + WholeFrameDescriptor.TAG_OFFSET),
+                        frame + WholeFrameDescriptor.HEADER_LENGTH, length - WholeFrameDescriptor.HEADER_LENGTH);
+                    break;
+                }
+                case TYPE_DATA:
+                    matching.onData(b, index, length);
+                    break;
+                case TYPE_RTS:
+                    matching.onRts(b, index);
+                    break;
+                case TYPE_CTS:
+                    rendezvous.onCts(b, index);
+                    break;
+                case TYPE_RDATA:
+                    rendezvous.onData(b, index, length);
+                    break;
+                case TYPE_ACK:
+                {
+                    final SendRequest s = tokens.takeSend(b.getLong(index + TOKEN_OFFSET), "ACK");
+                    s.state = SendRequest.DONE;
+                    completion.complete(s);
+                    break;
+                }
+                default:
+                    throw new ShmpiException(ErrorClass.ERR_INTERN, "unknown frame type: type=" + msgTypeId);
             }
         }
     }

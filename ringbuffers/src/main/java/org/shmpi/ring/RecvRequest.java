@@ -1,22 +1,28 @@
 package org.shmpi.ring;
 
+import org.shmpi.shm.datatype.DataLayout;
+
 /**
  * A posted receive as the matching engine sees it: what it matches (context, source, tag, any
  * of which may be a wildcard) and where the data goes ({@code base}/{@code offset} in the
  * {@code Unsafe} addressing sense: an array and a byte offset into it, or {@code null} and an
- * absolute address). Written only by the thread that drives progress.
+ * absolute address, laid out as {@code layout} says). Written only by the thread that drives
+ * progress. A completed request may be {@linkplain #reset reused} by the engine for the next
+ * blocking receive of the same thread.
  */
 public final class RecvRequest extends EngineRequest
 {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
 
-    final int context;
-    final int source;
-    final int tag;
-    final Object base;
-    final long offset;
-    final long capacity;
+    int context;
+    int source;
+    int tag;
+    Object base;
+    long offset;
+    /** Packed bytes the destination can hold. */
+    long capacity;
+    DataLayout layout;
 
     int matchedSource = -1;
     int matchedTag = -1;
@@ -25,9 +31,27 @@ public final class RecvRequest extends EngineRequest
     boolean truncated;
     /** Rendezvous: the token RDATA frames carry to find this receive. */
     long token;
+    /** Links of the posted queue of this request's context (intrusive: no node allocation). */
+    RecvRequest prevPosted;
+    RecvRequest nextPosted;
+    boolean posted;
 
     public RecvRequest(
         final int context, final int source, final int tag, final Object base, final long offset, final long capacity)
+    {
+        this(context, source, tag, base, offset, capacity, DataLayout.CONTIGUOUS);
+    }
+
+    public RecvRequest(
+        final int context, final int source, final int tag, final Object base, final long offset, final long capacity,
+        final DataLayout layout)
+    {
+        set(context, source, tag, base, offset, capacity, layout);
+    }
+
+    private void set(
+        final int context, final int source, final int tag, final Object base, final long offset, final long capacity,
+        final DataLayout layout)
     {
         this.context = context;
         this.source = source;
@@ -35,6 +59,28 @@ public final class RecvRequest extends EngineRequest
         this.base = base;
         this.offset = offset;
         this.capacity = capacity;
+        this.layout = layout;
+    }
+
+    /** Makes a completed request new again, for another receive (engine-internal reuse). */
+    void reset(
+        final int context, final int source, final int tag, final Object base, final long offset, final long capacity,
+        final DataLayout layout)
+    {
+        set(context, source, tag, base, offset, capacity, layout);
+        matchedSource = -1;
+        matchedTag = -1;
+        messageLength = 0;
+        received = 0;
+        truncated = false;
+        token = 0;
+        errorClass = 0;
+        cancelled = false;
+        prevPosted = null;
+        nextPosted = null;
+        posted = false;
+        // Last: a request is incomplete again only once every field above is fresh.
+        complete = false;
     }
 
     boolean matches(final int ctx, final int src, final int tg)

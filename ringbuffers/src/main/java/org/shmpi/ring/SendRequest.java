@@ -1,5 +1,7 @@
 package org.shmpi.ring;
 
+import org.shmpi.shm.datatype.DataLayout;
+
 /**
  * A send in progress. Eager sends (up to the eager limit) write DATA frames straight into the
  * receiver's ring; larger ones announce themselves with an RTS frame and stream RDATA frames
@@ -26,6 +28,8 @@ public final class SendRequest extends EngineRequest
     final long offset;
     final long length;
     final int mode;
+    /** Where the message's bytes lie; {@code length} is the packed length. */
+    final DataLayout layout;
 
     int state = QUEUED;
     int sequence;
@@ -35,8 +39,9 @@ public final class SendRequest extends EngineRequest
 
     SendRequest(
         final int context, final int dest, final int tag, final Object base, final long offset, final long length,
-        final int mode)
+        final int mode, final DataLayout layout)
     {
+        this.layout = layout;
         this.context = context;
         this.dest = dest;
         this.tag = tag;

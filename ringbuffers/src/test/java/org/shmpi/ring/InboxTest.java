@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.shmpi.ring.InboxDescriptor.*;
+import static org.shmpi.shm.segment.SegmentHeaderDescriptor.HEADER_LENGTH;
+import static org.shmpi.shm.segment.SegmentHeaderDescriptor.KIND_INBOX;
+import static org.shmpi.shm.segment.SegmentHeaderDescriptor.MAJOR_VERSION;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,6 +26,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.shmpi.shm.Futex;
+import org.shmpi.shm.segment.SegmentHeaderDescriptor;
+import org.shmpi.shm.segment.SegmentKind;
+import org.shmpi.shm.segment.SegmentManager;
+import org.shmpi.shm.segment.SegmentNames;
 
 class InboxTest
 {
@@ -65,14 +72,21 @@ class InboxTest
         return inbox;
     }
 
+    /** A hand-made inbox file: segment header, then the capacity; the rest zero. */
     private Path raw(final String name, final int length, final long magic, final int version, final int owner,
         final int capacity) throws IOException
     {
         final ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(MAGIC_OFFSET, magic);
-        b.putInt(VERSION_OFFSET, version);
-        b.putInt(OWNER_RANK_OFFSET, owner);
-        b.putInt(CAPACITY_OFFSET, capacity);
+        if (length >= HEADER_LENGTH + 4)
+        {
+            b.putLong(SegmentHeaderDescriptor.MAGIC_OFFSET, magic);
+            b.putInt(SegmentHeaderDescriptor.VERSION_OFFSET, version);
+            b.putInt(SegmentHeaderDescriptor.KIND_OFFSET, KIND_INBOX);
+            b.putInt(SegmentHeaderDescriptor.CREATOR_RANK_OFFSET, owner);
+            b.putInt(SegmentHeaderDescriptor.PAYLOAD_OFFSET_OFFSET, HEADER_LENGTH);
+            b.putLong(SegmentHeaderDescriptor.PAYLOAD_LENGTH_OFFSET, length - HEADER_LENGTH);
+            b.putInt(HEADER_LENGTH + CAPACITY_OFFSET, capacity);
+        }
         final Path p = dir.resolve(name);
         Files.write(p, b.array());
         return p;
@@ -91,12 +105,15 @@ class InboxTest
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)));
 
         final ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(p)).order(ByteOrder.LITTLE_ENDIAN);
-        assertEquals(MAGIC, b.getLong(MAGIC_OFFSET));
-        assertEquals(VERSION, b.getInt(VERSION_OFFSET));
-        assertEquals(3, b.getInt(OWNER_RANK_OFFSET));
-        assertEquals(4242, b.getLong(OWNER_PID_OFFSET));
-        assertEquals(CAPACITY, b.getInt(CAPACITY_OFFSET));
-        assertEquals(0, b.getInt(WAKE_WORD_OFFSET));
+        assertEquals(SegmentHeaderDescriptor.MAGIC, b.getLong(SegmentHeaderDescriptor.MAGIC_OFFSET));
+        assertEquals(SegmentHeaderDescriptor.VERSION, b.getInt(SegmentHeaderDescriptor.VERSION_OFFSET));
+        assertEquals(KIND_INBOX, b.getInt(SegmentHeaderDescriptor.KIND_OFFSET));
+        assertEquals(3, b.getInt(SegmentHeaderDescriptor.CREATOR_RANK_OFFSET));
+        assertEquals(4242, b.getLong(SegmentHeaderDescriptor.CREATOR_PID_OFFSET));
+        assertEquals(HEADER_LENGTH, b.getInt(SegmentHeaderDescriptor.PAYLOAD_OFFSET_OFFSET));
+        assertEquals(payloadLength(CAPACITY), b.getLong(SegmentHeaderDescriptor.PAYLOAD_LENGTH_OFFSET));
+        assertEquals(CAPACITY, b.getInt(HEADER_LENGTH + CAPACITY_OFFSET));
+        assertEquals(0, b.getInt(HEADER_LENGTH + WAKE_WORD_OFFSET));
     }
 
     @Test
@@ -123,7 +140,7 @@ class InboxTest
 
         // Agrona's trailer (where its positions live) is inside the file, past the ring.
         final ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(p)).order(ByteOrder.LITTLE_ENDIAN);
-        assertTrue(b.getLong(RING_OFFSET + CAPACITY + RingBufferDescriptor.TAIL_POSITION_OFFSET) > 0);
+        assertTrue(b.getLong(HEADER_LENGTH + RING_OFFSET + CAPACITY + RingBufferDescriptor.TAIL_POSITION_OFFSET) > 0);
     }
 
     @Test
@@ -142,28 +159,99 @@ class InboxTest
         final Path p = dir.resolve("inbox-2");
         track(Inbox.create(p, 2, 1, CAPACITY, futex));
         final IOException ex = assertThrows(IOException.class, () -> Inbox.open(p, 5, futex));
-        assertTrue(ex.getMessage().contains("owner=2, expectedOwner=5"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("creatorRank=2, expectedCreatorRank=5"), ex.getMessage());
         assertTrue(ex.getMessage().contains("path=" + p), ex.getMessage());
+    }
+
+    @Test
+    void throughTheRanksManagersTheOwnersCloseRemovesAndThePeersReleases() throws Exception
+    {
+        final SegmentManager owner = new SegmentManager(dir, 0);
+        final SegmentManager peer = new SegmentManager(dir, 1);
+        try
+        {
+            // The peer may open first: it waits for the owner to create and publish.
+            final var opening = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+            {
+                try
+                {
+                    return Inbox.open(peer, 0, System.nanoTime() + 20_000_000_000L, futex);
+                }
+                catch (final IOException ex)
+                {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+            });
+            final Inbox mine = Inbox.create(owner, CAPACITY, futex);
+            final Inbox theirs = opening.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(dir.resolve(SegmentNames.inbox(0)), mine.path());
+            assertEquals(0, theirs.ownerRank());
+            assertEquals(CAPACITY, theirs.ring().capacity());
+            assertTrue(theirs.ring().write(FrameDescriptor.TYPE_DATA, new UnsafeBuffer(new byte[8]), 0, 8));
+            assertTrue(mine.hasPending());
+
+            final Inbox again = Inbox.open(peer, 0, futex);
+            assertEquals(2, peer.referenceCount(theirs.segment()), "one cached mapping, two references");
+            again.close();
+            theirs.close();
+            theirs.close();
+            assertEquals(0, peer.referenceCount(theirs.segment()));
+
+            mine.close();
+            assertFalse(Files.exists(dir.resolve("inbox-0")), "the owner's close removes its inbox");
+            assertTrue(theirs.segment().isMapped(), "the peer's idle mapping stays valid memory until evicted");
+        }
+        finally
+        {
+            peer.close();
+            owner.close();
+        }
+    }
+
+    @Test
+    void anInboxIsASegmentOfKindInbox() throws IOException
+    {
+        final Path p = dir.resolve("inbox-4");
+        track(Inbox.create(p, 4, ProcessHandle.current().pid(), CAPACITY, futex));
+        final SegmentManager peer = new SegmentManager(dir, 1);
+        try
+        {
+            final var s = peer.open(SegmentKind.INBOX, "inbox-4", 4, System.nanoTime());
+            assertEquals(ProcessHandle.current().pid(), s.creatorPid());
+            assertTrue(s.isCreatorAlive());
+            assertEquals(payloadLength(CAPACITY), s.length());
+            assertTrue(assertThrows(IOException.class, () -> peer.open(SegmentKind.HEAP, "inbox-4", 4,
+                System.nanoTime())).getMessage().contains("kind=INBOX(1), expectedKind=HEAP(2)"));
+        }
+        finally
+        {
+            peer.close();
+        }
     }
 
     @Test
     void openRejectsBadMagicVersionAndLength() throws IOException
     {
-        final int length = length(CAPACITY);
-        final Path magic = raw("magic", length, MAGIC + 1, VERSION, 0, CAPACITY);
-        final Path unready = raw("unready", length, MAGIC, 0, 0, CAPACITY);
-        final Path major = raw("major", length, MAGIC, (MAJOR_VERSION + 1) << 16, 0, CAPACITY);
-        final Path shortRing = raw("short-ring", length, MAGIC, VERSION, 0, CAPACITY * 2);
-        final Path tiny = raw("tiny", RING_OFFSET - 1, MAGIC, VERSION, 0, CAPACITY);
+        final int length = (int)length(CAPACITY);
+        final long magicValue = SegmentHeaderDescriptor.MAGIC;
+        final int version = SegmentHeaderDescriptor.VERSION;
+        final Path magic = raw("magic", length, magicValue + 1, version, 0, CAPACITY);
+        final Path unready = raw("unready", length, magicValue, 0, 0, CAPACITY);
+        final Path major = raw("major", length, magicValue, (MAJOR_VERSION + 1) << 16, 0, CAPACITY);
+        final Path shortRing = raw("short-ring", length, magicValue, version, 0, CAPACITY * 2);
+        final Path badCapacity = raw("bad-capacity", length, magicValue, version, 0, 5000);
+        final Path tiny = raw("tiny", HEADER_LENGTH - 1, magicValue, version, 0, CAPACITY);
 
         assertTrue(assertThrows(IOException.class, () -> Inbox.open(magic, 0, futex)).getMessage()
-            .contains("magic=0x" + Long.toHexString(MAGIC + 1)));
+            .contains("magic=0x" + Long.toHexString(magicValue + 1)));
         assertTrue(assertThrows(IOException.class, () -> Inbox.open(unready, 0, futex)).getMessage()
             .contains("version=0x0"));
         assertTrue(assertThrows(IOException.class, () -> Inbox.open(major, 0, futex)).getMessage()
             .contains("version=0x" + Integer.toHexString((MAJOR_VERSION + 1) << 16)));
         assertTrue(assertThrows(IOException.class, () -> Inbox.open(shortRing, 0, futex)).getMessage()
             .contains("path=" + shortRing));
+        final String bad = assertThrows(IOException.class, () -> Inbox.open(badCapacity, 0, futex)).getMessage();
+        assertTrue(bad.contains("path=" + badCapacity) && bad.contains("capacity=5000"), bad);
         assertTrue(assertThrows(IOException.class, () -> Inbox.open(tiny, 0, futex)).getMessage()
             .contains("too short"));
         assertThrows(IOException.class, () -> Inbox.open(dir.resolve("missing"), 0, futex));

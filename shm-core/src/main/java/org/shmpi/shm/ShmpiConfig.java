@@ -58,6 +58,10 @@ public final class ShmpiConfig
     public static final String FUTEX_ENABLED_PROP = "shmpi.futex.enabled";
     public static final boolean FUTEX_ENABLED_DEFAULT = true;
 
+    /** Keep the ranks' segment files when they close (set by {@code shmrun --keep-shm}), for inspection. */
+    public static final String SHM_KEEP_PROP = "shmpi.shm.keep";
+    public static final boolean SHM_KEEP_DEFAULT = false;
+
     private final Map<String, String> values = new LinkedHashMap<>();
     private final String shmDir;
     private final int ringCapacity;
@@ -70,6 +74,7 @@ public final class ShmpiConfig
     private final long idleSleepMaxUs;
     private final long abortGraceMs;
     private final boolean futexEnabled;
+    private final boolean shmKeep;
 
     private ShmpiConfig(final Properties props, final Map<String, String> env)
     {
@@ -91,6 +96,7 @@ public final class ShmpiConfig
         idleSleepMaxUs = number(props, env, IDLE_SLEEP_MAX_US_PROP, IDLE_SLEEP_MAX_US_DEFAULT, 1, 10_000_000);
         abortGraceMs = number(props, env, ABORT_GRACE_MS_PROP, ABORT_GRACE_MS_DEFAULT, 0, 60_000);
         futexEnabled = bool(props, env, FUTEX_ENABLED_PROP, FUTEX_ENABLED_DEFAULT);
+        shmKeep = bool(props, env, SHM_KEEP_PROP, SHM_KEEP_DEFAULT);
     }
 
     /** Settings from the system properties and environment of this process. */
@@ -233,5 +239,10 @@ public final class ShmpiConfig
     public boolean futexEnabled()
     {
         return futexEnabled;
+    }
+
+    public boolean shmKeep()
+    {
+        return shmKeep;
     }
 }

@@ -68,6 +68,7 @@ class ShmpiConfigTest
         assertEquals(IDLE_SLEEP_MAX_US_DEFAULT, c.idleSleepMaxUs());
         assertEquals(ABORT_GRACE_MS_DEFAULT, c.abortGraceMs());
         assertEquals(FUTEX_ENABLED_DEFAULT, c.futexEnabled());
+        assertEquals(SHM_KEEP_DEFAULT, c.shmKeep());
     }
 
     @Test
@@ -76,7 +77,7 @@ class ShmpiConfigTest
         final Map<String, String> values = ShmpiConfig.defaults().effectiveValues();
         assertEquals(List.of(SHM_DIR_PROP, RING_CAPACITY_PROP, EAGER_LIMIT_PROP, INIT_TIMEOUT_MS_PROP, HEARTBEAT_INTERVAL_MS_PROP,
             LAUNCHER_TIMEOUT_MS_PROP, IDLE_SPINS_PROP, IDLE_YIELDS_PROP, IDLE_SLEEP_MAX_US_PROP, ABORT_GRACE_MS_PROP,
-            FUTEX_ENABLED_PROP), List.copyOf(values.keySet()));
+            FUTEX_ENABLED_PROP, SHM_KEEP_PROP), List.copyOf(values.keySet()));
         assertEquals(Integer.toString(RING_CAPACITY_DEFAULT), values.get(RING_CAPACITY_PROP));
         assertEquals("/dev/shm", values.get(SHM_DIR_PROP));
         assertThrows(UnsupportedOperationException.class, () -> values.put("x", "y"));

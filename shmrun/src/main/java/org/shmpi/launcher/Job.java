@@ -177,6 +177,11 @@ final class Job
             env.put(RankProcess.JOB_DIR_ENV, directory.path().toString());
             env.put(RankProcess.RANK_ENV, Integer.toString(rank));
             env.put(RankProcess.WORLD_SIZE_ENV, Integer.toString(options.np));
+            if (options.keepShm)
+            {
+                // The ranks keep their segment files too, so the kept directory shows them.
+                env.put(ShmpiConfig.envName(ShmpiConfig.SHM_KEEP_PROP), "true");
+            }
             // Programs written for Open MPI sometimes read these.
             env.put("OMPI_COMM_WORLD_RANK", Integer.toString(rank));
             env.put("OMPI_COMM_WORLD_SIZE", Integer.toString(options.np));

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PointToPointApiIT
 {
-    private static final int CHECKS_PER_RANK = 2 + 2 * (4 * 2 + 5) + 1;
+    private static final int CHECKS_PER_RANK = 2 + 2 * (4 * 2 + 7) + 2;
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {1, 2, 4})
@@ -85,6 +85,9 @@ class PointToPointApiIT
         {
             assertTrue(r.out.contains("THREADS OK rank=" + rank + " messages=" + (long)threads * rounds * np),
                 r.toString());
+            // Completion callbacks registered while other threads complete: each ran exactly once.
+            assertTrue(r.out.contains("CALLBACKS OK rank=" + rank + " callbacks=" + 3L * threads * rounds),
+                r.toString());
         }
         assertEquals(List.of(), jobDirectoriesOf(r.pid));
     }
@@ -99,7 +102,7 @@ class PointToPointApiIT
         assertTrue(r.out.contains("BIG OK rank=1 bytes=404750342"), r.toString());
     }
 
-    private static final int P2P_CHECKS_PER_RANK = 30;
+    private static final int P2P_CHECKS_PER_RANK = 32;
 
     @Test
     void errorsAreFatalByDefault() throws Exception
@@ -112,5 +115,20 @@ class PointToPointApiIT
         assertEquals(List.of(), jobDirectoriesOf(r.pid));
     }
 
+    /** callErrhandler under the default ERRORS_ARE_FATAL aborts the job with that error (under ERRORS_RETURN: ApiChecks). */
+    @Test
+    void callErrhandlerUnderErrorsAreFatalAbortsTheJob() throws Exception
+    {
+        final Result r = run("call-errhandler", 60, scenario(2, List.of(), "call-errhandler", "1",
+            Integer.toString(MPI_ERR_ARG)));
+        assertEquals(MPI_ERR_ARG, r.exit, r.toString());
+        assertTrue(r.err.contains("shmpi: rank 1: MPI_ERR_ARG on MPI_COMM_WORLD: error raised by the application"),
+            r.toString());
+        assertTrue(r.err.contains("shmrun: rank 1 (pid "), r.toString());
+        assertFalse(r.out.contains("UNEXPECTED"), r.toString());
+        assertEquals(List.of(), jobDirectoriesOf(r.pid));
+    }
+
     private static final int MPI_ERR_RANK = 6;
+    private static final int MPI_ERR_ARG = 13;
 }

@@ -8,6 +8,7 @@ import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.ShortBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,10 @@ import java.util.List;
 
 import mpi.Comm;
 import mpi.Datatype;
+import mpi.Freeable;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 import mpi.Status;
 
 /**
@@ -57,8 +60,11 @@ public final class ApiChecks
             check(c + "-proc-null", () -> procNull(comm));
             check(c + "-errors", () -> errors(comm));
             check(c + "-truncate", () -> truncate(comm));
+            check(c + "-slices", () -> slices(comm));
+            check(c + "-call-errhandler-returns", () -> callErrhandlerReturns(comm));
             check(c + "-barrier", () -> barrierWaitsForEveryRank(comm, c));
         }
+        check("freeable-cloneable", ApiChecks::freeableCloneable);
         MPI.COMM_WORLD.barrier();
         System.out.println("DONE rank=" + rank + " failures=" + failures);
         MPI.Finalize();
@@ -246,6 +252,9 @@ public final class ApiChecks
         {
             comm.send(new int[] {me, 7}, 2, MPI.INT, 0, 100 + me);
         }
+        // Rank 0's wildcard receives would take a later check's messages from a rank that ran
+        // ahead: nobody starts the next check before rank 0 is done with this one.
+        comm.barrier();
     }
 
     private static void procNull(final Comm comm)
@@ -297,6 +306,161 @@ public final class ApiChecks
         final byte[] next = new byte[3];
         comm.recv(next, 3, MPI.BYTE, me, 4);
         expect(Arrays.equals(next, new byte[] {9, 9, 9}), "message after the truncated one");
+    }
+
+    /**
+     * MPI.slice: sends from and receives into the middle of direct buffers, heap buffers and
+     * arrays address from the slice's first element, write nothing outside it, and check the
+     * count against the slice's capacity. Eager and rendezvous sizes; 40 000 ints from a
+     * newIntBuffer slice also take the single-copy path out of the sender's shared heap.
+     */
+    private static void slices(final Comm comm)
+    {
+        final int me = comm.getRank();
+        final int size = comm.getSize();
+        final int next = (me + 1) % size;
+        final int prev = (me + size - 1) % size;
+        for (final int n : new int[] {5, 40_000})
+        {
+            final int outAt = 3;
+            final int inAt = 7;
+            final int cap = n + 16;
+            // Direct int buffers, and a slice of a slice (2 + 1 = outAt).
+            final IntBuffer out = MPI.newIntBuffer(cap);
+            final IntBuffer in = MPI.newIntBuffer(cap);
+            for (int i = 0; i < cap; i++)
+            {
+                out.put(i, sliceValue(me, i));
+                in.put(i, -1);
+            }
+            Status s = comm.sendRecv(MPI.slice(MPI.slice(out, 2), 1), n, MPI.INT, next, 30,
+                MPI.slice(in, inAt), n, MPI.INT, prev, 30);
+            expect(s.getCount(MPI.INT) == n && s.getSource() == prev, "direct slice status " + s);
+            for (int i = 0; i < cap; i++)
+            {
+                final int want = i >= inAt && i < inAt + n ? sliceValue(prev, i - inAt + outAt) : -1;
+                expect(in.get(i) == want, "direct IntBuffer slice [" + i + "] = " + in.get(i) + ", want " + want);
+            }
+            // Arrays, nonblocking: a double[] slice out, a double[] slice in.
+            final double[] dOut = new double[cap];
+            final double[] dIn = new double[cap];
+            for (int i = 0; i < cap; i++)
+            {
+                dOut[i] = sliceValue(me, i) / 4.0;
+                dIn[i] = -1;
+            }
+            final Request r = comm.iRecv(MPI.slice(dIn, inAt), n, MPI.DOUBLE, prev, 31);
+            comm.iSend(MPI.slice(dOut, outAt), n, MPI.DOUBLE, next, 31).waitFor();
+            s = r.waitStatus();
+            expect(s.getCount(MPI.DOUBLE) == n, "array slice status " + s);
+            for (int i = 0; i < cap; i++)
+            {
+                final double want = i >= inAt && i < inAt + n ? sliceValue(prev, i - inAt + outAt) / 4.0 : -1;
+                expect(dIn[i] == want, "double[] slice [" + i + "] = " + dIn[i] + ", want " + want);
+            }
+            // A byte[] slice into a direct ByteBuffer slice, and a heap ShortBuffer slice of a slice.
+            final byte[] bOut = new byte[cap];
+            for (int i = 0; i < cap; i++)
+            {
+                bOut[i] = (byte)sliceValue(me, i);
+            }
+            final ByteBuffer bIn = MPI.newByteBuffer(cap);
+            s = comm.sendRecv(MPI.slice(bOut, outAt), n, MPI.BYTE, next, 32, MPI.slice(bIn, inAt), n, MPI.BYTE,
+                prev, 32);
+            for (int i = 0; i < cap; i++)
+            {
+                final byte want = i >= inAt && i < inAt + n ? (byte)sliceValue(prev, i - inAt + outAt) : 0;
+                expect(bIn.get(i) == want, "direct ByteBuffer slice [" + i + "]");
+            }
+            final ShortBuffer hOut = ShortBuffer.allocate(cap);
+            final ShortBuffer hIn = ShortBuffer.allocate(cap);
+            for (int i = 0; i < cap; i++)
+            {
+                hOut.put(i, (short)sliceValue(me, i));
+            }
+            s = comm.sendRecv(MPI.slice(hOut, outAt), n, MPI.SHORT, next, 33,
+                MPI.slice(MPI.slice(hIn, inAt - 4), 4), n, MPI.SHORT, prev, 33);
+            for (int i = 0; i < cap; i++)
+            {
+                final short want = i >= inAt && i < inAt + n ? (short)sliceValue(prev, i - inAt + outAt) : 0;
+                expect(hIn.get(i) == want, "heap ShortBuffer slice [" + i + "]");
+            }
+        }
+        // The count is checked against the slice, not the whole buffer or array.
+        final int[] a = new int[10];
+        expect(MPI.slice(a, 8).capacity() == 2 && MPI.slice(a, 10).capacity() == 0, "slice capacities");
+        expectError(MPI.ERR_BUFFER, () -> comm.send(MPI.slice(a, 8), 3, MPI.INT, me, 34));
+        expectError(MPI.ERR_BUFFER, () -> comm.recv(MPI.slice(MPI.newLongBuffer(10), 9), 2, MPI.LONG, me, 34));
+        expectError(MPI.ERR_ARG, () -> MPI.slice(a, 11));
+        expectError(MPI.ERR_ARG, () -> MPI.slice(MPI.newByteBuffer(4), -1));
+        expect(MPI.slice(ByteBuffer.allocate(8).order(ByteOrder.BIG_ENDIAN), 2).order() == ByteOrder.nativeOrder(),
+            "a ByteBuffer slice is in native order");
+        final IntBuffer positioned = MPI.newIntBuffer(8);
+        positioned.position(5).limit(6);
+        MPI.slice(positioned, 2);
+        expect(positioned.position() == 5 && positioned.limit() == 6, "slicing leaves the buffer's position alone");
+        // Nothing above reached shared memory: the next message to ourselves is the one we send.
+        comm.send(new int[] {35}, 1, MPI.INT, me, 35);
+        final int[] one = new int[1];
+        expect(comm.recv(one, 1, MPI.INT, me, MPI.ANY_TAG).getTag() == 35 && one[0] == 35, "clean after the errors");
+    }
+
+    private static int sliceValue(final int who, final int i)
+    {
+        return who * 100_003 + i * 7 + 1;
+    }
+
+    /** Under ERRORS_RETURN, callErrhandler calls the handler (which does nothing) and returns. */
+    private static void callErrhandlerReturns(final Comm comm)
+    {
+        expect(comm.getErrhandler() == MPI.ERRORS_RETURN, "ERRORS_RETURN set");
+        comm.callErrhandler(MPI.ERR_OTHER);
+        comm.callErrhandler(MPI.ERR_ARG);
+        // The communicator is untouched.
+        comm.send(new int[] {36}, 1, MPI.INT, comm.getRank(), 36);
+        final int[] one = new int[1];
+        comm.recv(one, 1, MPI.INT, comm.getRank(), 36);
+        expect(one[0] == 36, "communicator usable after callErrhandler");
+    }
+
+    /**
+     * Comm and Datatype are Freeable and Cloneable as in Open MPI (this compiles only if so).
+     * Predefined ones cannot be freed (ERR_COMM, ERR_TYPE); a datatype dup can, and is then null.
+     */
+    private static void freeableCloneable()
+    {
+        final Freeable world = MPI.COMM_WORLD;
+        final Freeable self = MPI.COMM_SELF;
+        final Freeable type = MPI.INT;
+        final Cloneable commClone = MPI.COMM_WORLD;
+        final Cloneable typeClone = MPI.INT;
+        expect(commClone != null && typeClone != null, "handles");
+        expectError(MPI.ERR_COMM, world::free);
+        expectError(MPI.ERR_COMM, self::free);
+        expectError(MPI.ERR_TYPE, type::free);
+        expectError(MPI.ERR_TYPE, MPI.DATATYPE_NULL::free);
+        expectError(MPI.ERR_TYPE, MPI.DATATYPE_NULL::dup);
+        expect(!MPI.INT.isNull() && MPI.COMM_WORLD.getSize() > 0 && !MPI.COMM_WORLD.isNull(), "still usable");
+        final int me = MPI.COMM_WORLD.getRank();
+        for (final Datatype base : new Datatype[] {MPI.INT, MPI.DOUBLE_INT})
+        {
+            final Datatype d = base.clone();
+            final Datatype d2 = base.dup();
+            expect(d != base && d2 != base && !d.isNull() && d.getSize() == base.getSize() &&
+                d.getName().equals(base.getName()), "dup of " + base);
+            final ByteBuffer out = MPI.newByteBuffer(2 * base.getSize());
+            out.putInt(0, 5);
+            out.putInt(base.getSize(), 6);
+            final ByteBuffer in = MPI.newByteBuffer(2 * base.getSize());
+            final Status s = MPI.COMM_WORLD.sendRecv(out, 2, d, me, 37, in, 2, base, me, 37);
+            expect(s.getCount(d) == 2 && in.getInt(0) == 5 && in.getInt(base.getSize()) == 6, "data with a dup");
+            final Freeable f = d;
+            f.free();
+            expect(d.isNull() && !d2.isNull() && !base.isNull(), "freed dup is null, nothing else");
+            expectError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.send(out, 1, d, me, 38));
+            expectError(MPI.ERR_TYPE, d::free);
+            d2.free();
+        }
     }
 
     private static void expectError(final int errorClass, final Runnable call)

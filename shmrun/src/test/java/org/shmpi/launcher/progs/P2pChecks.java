@@ -1,5 +1,6 @@
 package org.shmpi.launcher.progs;
 
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.util.ArrayList;
@@ -65,6 +66,8 @@ public final class P2pChecks
         check("generalized-request", P2pChecks::generalized);
         check("peer-counters", P2pChecks::counters);
         check("shared-heap-single-copy", P2pChecks::sharedHeap);
+        check("null-buffer-count-zero", P2pChecks::nullCountZero);
+        check("freed-request-keeps-buffer", P2pChecks::freedRequestKeepsBuffer);
         WORLD.barrier();
         System.out.println("DONE rank=" + rank + " failures=" + failures);
         MPI.Finalize();
@@ -278,31 +281,76 @@ public final class P2pChecks
         }
     }
 
+    /**
+     * Buffered mode as MPI defines it: the room of a message that has left the attached buffer
+     * is reusable (an eager message leaves at once, into the receiver's ring), a rendezvous
+     * message holds its room until it has been received, a buffer too small for one message
+     * fails with ERR_BUFFER, and detach waits for the messages still in the buffer.
+     */
     private static void buffered()
     {
         final int next = (rank + 1) % size;
         final int prev = (rank + size - 1) % size;
         expectError(MPI.ERR_BUFFER, () -> WORLD.bSend(new int[4], 4, MPI.INT, next, 80));
-        final byte[] attachedBuffer = new byte[3 * (4000 + MPI.BSEND_OVERHEAD)];
-        MPI.attachBuffer(attachedBuffer);
+        final int n = 1000;
+        final byte[] roomForOne = new byte[n * 4 + MPI.BSEND_OVERHEAD];
+        MPI.attachBuffer(roomForOne);
         expectError(MPI.ERR_BUFFER, () -> MPI.attachBuffer(new byte[10]));
-        // Three messages fit; a fourth does not (none has been received yet).
-        for (int i = 0; i < 3; i++)
+        // Eight eager messages through room for one: each leaves the buffer before the next comes.
+        final int[] out = new int[n];
+        for (int i = 0; i < 8; i++)
         {
-            final int[] out = new int[1000];
             Arrays.fill(out, i);
-            WORLD.bSend(out, 1000, MPI.INT, next, 81);
+            if (i % 2 == 0)
+            {
+                WORLD.bSend(out, n, MPI.INT, next, 81);
+            }
+            else
+            {
+                expect(WORLD.ibSend(out, n, MPI.INT, next, 81).test(), "ibSend completes at once");
+            }
             Arrays.fill(out, -1);   // the user's buffer is free at once
         }
-        expectError(MPI.ERR_BUFFER, () -> WORLD.bSend(new int[1000], 1000, MPI.INT, next, 81));
-        final int[] in = new int[1000];
-        for (int i = 0; i < 3; i++)
+        final int[] in = new int[n];
+        for (int i = 0; i < 8; i++)
         {
-            WORLD.recv(in, 1000, MPI.INT, prev, 81);
-            expect(in[0] == i && in[999] == i, "buffered message " + i);
+            WORLD.recv(in, n, MPI.INT, prev, 81);
+            expect(in[0] == i && in[n - 1] == i, "buffered message " + i + " came as " + in[0]);
         }
-        expect(MPI.detachBuffer() == attachedBuffer, "detach returns the attached buffer");
+        expect(MPI.detachBuffer() == roomForOne, "detach returns the attached buffer");
         expect(MPI.detachBuffer() == null, "nothing attached any more");
+        // One byte short of one message: fails, with nothing in flight.
+        MPI.attachBuffer(new byte[n * 4 + MPI.BSEND_OVERHEAD - 1]);
+        expectError(MPI.ERR_BUFFER, () -> WORLD.bSend(new int[n], n, MPI.INT, next, 82));
+        expectError(MPI.ERR_BUFFER, () -> WORLD.ibSend(new int[n], n, MPI.INT, next, 82));
+        MPI.detachBuffer();
+        // A rendezvous message keeps its room until it is received; detach waits for it.
+        final int big = 100_000;
+        final byte[] roomForBig = new byte[big * 4 + MPI.BSEND_OVERHEAD];
+        MPI.attachBuffer(roomForBig);
+        final int[] bigOut = new int[big];
+        for (int i = 0; i < big; i++)
+        {
+            bigOut[i] = value(rank, next, i);
+        }
+        WORLD.bSend(bigOut, big, MPI.INT, next, 83);
+        Arrays.fill(bigOut, -1);
+        // No receive is posted before the barrier below, so the first message is still in the buffer.
+        expectError(MPI.ERR_BUFFER, () -> WORLD.bSend(new int[big], big, MPI.INT, next, 84));
+        WORLD.barrier();
+        final int[] bigIn = new int[big];
+        final Request r = WORLD.iRecv(bigIn, big, MPI.INT, prev, 83);
+        expect(MPI.detachBuffer() == roomForBig, "detach of the rendezvous buffer");
+        // Detach returned, so the message has left: scribbling over the buffer cannot reach the receiver.
+        Arrays.fill(roomForBig, (byte)0x5A);
+        r.waitFor();
+        for (int i = 0; i < big; i++)
+        {
+            if (bigIn[i] != value(prev, rank, i))
+            {
+                throw new AssertionError("rendezvous buffered message [" + i + "] = " + bigIn[i]);
+            }
+        }
     }
 
     private static void persistent()
@@ -690,6 +738,165 @@ public final class P2pChecks
         s2.waitFor();
         expect(small[99_999] == (byte)(prev * 13 + 99_999) && small[100_000] == 0, "truncated single copy");
         expect(sharedCopies() - before == 3, "single copies: " + (sharedCopies() - before));
+    }
+
+    /** MPI allows any buffer, null included, with count 0: in every kind of send and receive. */
+    private static void nullCountZero()
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        WORLD.send(null, 0, MPI.INT, next, 220);
+        Status st = WORLD.recv(null, 0, MPI.INT, prev, 220);
+        expect(st.getSource() == prev && st.getTag() == 220 && st.getCount(MPI.INT) == 0, "blocking " + st);
+        // Nonblocking, through both overloads (a null literal picks the Buffer one).
+        final Request[] nb = {
+            WORLD.iRecv(null, 0, MPI.INT, prev, 221), WORLD.iRecv((Object)null, 0, MPI.INT, prev, 222),
+            WORLD.iSend(null, 0, MPI.INT, next, 221), WORLD.isSend((Object)null, 0, MPI.INT, next, 222)};
+        final Status[] all = Request.waitAllStatus(nb);
+        expect(all[0].getSource() == prev && all[0].getCount(MPI.INT) == 0 && all[1].getTag() == 222, "nonblocking");
+        // Persistent, started twice.
+        final Prequest ps = WORLD.sendInit(null, 0, MPI.BYTE, next, 223);
+        final Prequest pr = WORLD.recvInit(null, 0, MPI.BYTE, prev, 223);
+        for (int i = 0; i < 2; i++)
+        {
+            Prequest.startAll(new Prequest[] {pr, ps});
+            final Status[] p = Request.waitAllStatus(new Request[] {pr, ps});
+            expect(p[0].getSource() == prev && p[0].getCount(MPI.BYTE) == 0, "persistent " + p[0]);
+        }
+        ps.free();
+        pr.free();
+        st = WORLD.sendRecv(null, 0, MPI.INT, next, 224, null, 0, MPI.INT, prev, 224);
+        expect(st.getSource() == prev && st.getCount(MPI.INT) == 0, "sendRecv " + st);
+        st = WORLD.sendRecvReplace(null, 0, MPI.INT, next, 225, prev, 225);
+        expect(st.getSource() == prev && st.getCount(MPI.INT) == 0, "sendRecvReplace " + st);
+        // Probe, then receive what the probe says: count 0 into null.
+        WORLD.send(null, 0, MPI.DOUBLE, next, 226);
+        final Status probed = WORLD.probe(prev, 226);
+        expect(probed.getCount(MPI.DOUBLE) == 0, "probe " + probed);
+        WORLD.recv(null, probed.getCount(MPI.DOUBLE), MPI.DOUBLE, probed.getSource(), probed.getTag());
+        WORLD.send(null, 0, MPI.INT, next, 227);
+        final Message m = new Message();
+        m.mProbe(prev, 227, WORLD);
+        expect(m.mRecv(null, 0, MPI.INT).getSource() == prev, "mProbe, mRecv");
+        // Buffered: a count-0 message takes only the overhead.
+        MPI.attachBuffer(new byte[MPI.BSEND_OVERHEAD]);
+        WORLD.bSend(null, 0, MPI.INT, next, 228);
+        WORLD.recv(null, 0, MPI.INT, prev, 228);
+        MPI.detachBuffer();
+        // A message with data does not fit a count-0 receive; null with a count stays an error.
+        WORLD.send(new int[] {1}, 1, MPI.INT, next, 229);
+        expectError(MPI.ERR_TRUNCATE, () -> WORLD.recv(null, 0, MPI.INT, prev, 229));
+        expectError(MPI.ERR_BUFFER, () -> WORLD.send(null, 1, MPI.INT, next, 229));
+        expectError(MPI.ERR_BUFFER, () -> WORLD.recv(null, 1, MPI.INT, prev, 229));
+        expectError(MPI.ERR_BUFFER, () -> WORLD.iRecv(null, 2, MPI.INT, prev, 229));
+        expectError(MPI.ERR_BUFFER, () -> WORLD.sendInit((Object)null, 3, MPI.INT, next, 229));
+        expectError(MPI.ERR_TYPE, () -> WORLD.send(null, 0, MPI.DATATYPE_NULL, next, 229));
+    }
+
+    /**
+     * MPI_REQUEST_FREE of an operation on MPI.newByteBuffer memory (a mapped segment, unmapped
+     * by a Cleaner once unreachable): the buffer must stay reachable while the operation is
+     * pending, even with no reference left in the program, and become collectable once it has
+     * completed. Both a receive and a send (whose receiver copies straight out of the sender's
+     * segment), 1 MiB each; the data is checked.
+     */
+    private static void freedRequestKeepsBuffer() throws InterruptedException
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final int n = 1 << 20;
+        final WeakReference<ByteBuffer> recvRef = freedReceive(prev, n);
+        final WeakReference<ByteBuffer> sendRef = freedSend(next, n);
+        expect(collectGarbage(), "a full GC ran (its canary was cleared)");
+        expect(recvRef.get() != null, "the buffer of a freed, pending receive was collected");
+        expect(sendRef.get() != null, "the buffer of a freed, pending send was collected");
+        WORLD.barrier();
+        final byte[] out = new byte[n];
+        for (int i = 0; i < n; i++)
+        {
+            out[i] = (byte)(rank * 29 + i);
+        }
+        // Into next's freed receive; then a marker: once it arrives, that receive has completed.
+        WORLD.send(out, n, MPI.BYTE, next, 230);
+        WORLD.send(new int[1], 1, MPI.INT, next, 232);
+        WORLD.recv(new int[1], 1, MPI.INT, prev, 232);
+        final ByteBuffer got = recvRef.get();
+        if (got != null)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                if (got.get(i) != (byte)(prev * 29 + i))
+                {
+                    throw new AssertionError("freed receive: byte " + i + " = " + got.get(i));
+                }
+            }
+        }
+        // What prev's freed send carries, copied out of its segment.
+        final byte[] in = new byte[n];
+        WORLD.recv(in, n, MPI.BYTE, prev, 231);
+        for (int i = 0; i < n; i++)
+        {
+            if (in[i] != (byte)(prev * 31 + i))
+            {
+                throw new AssertionError("from a freed send: byte " + i + " = " + in[i]);
+            }
+        }
+        expect(awaitCollected(recvRef), "the buffer of a completed freed receive is never collected");
+        expect(awaitCollected(sendRef), "the buffer of a completed freed send is never collected");
+    }
+
+    /** Posts a receive into a fresh heap buffer, frees the request; only the engine can keep the buffer. */
+    private static WeakReference<ByteBuffer> freedReceive(final int source, final int n)
+    {
+        final ByteBuffer b = MPI.newByteBuffer(n);
+        WORLD.iRecv(b, n, MPI.BYTE, source, 230).free();
+        return new WeakReference<>(b);
+    }
+
+    /** Starts a large send from a fresh heap buffer, frees the request. */
+    private static WeakReference<ByteBuffer> freedSend(final int dest, final int n)
+    {
+        final ByteBuffer b = MPI.newByteBuffer(n);
+        for (int i = 0; i < n; i++)
+        {
+            b.put(i, (byte)(rank * 31 + i));
+        }
+        WORLD.iSend(b, n, MPI.BYTE, dest, 231).free();
+        return new WeakReference<>(b);
+    }
+
+    /** Runs full GCs until a fresh, unreferenced object is cleared (proof that one ran); false after 10 s. */
+    private static boolean collectGarbage() throws InterruptedException
+    {
+        final WeakReference<Object> canary = new WeakReference<>(new Object());
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (canary.get() != null)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            System.gc();
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    /** Drives progress and GCs until {@code ref} is cleared; false after 20 s. */
+    private static boolean awaitCollected(final WeakReference<?> ref) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (ref.get() != null)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            MPI.progress();
+            System.gc();
+            Thread.sleep(10);
+        }
+        return true;
     }
 
     private static void expectError(final int errorClass, final Runnable call)

@@ -177,6 +177,16 @@ public final class Scenario
                 }
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
                 break;
+            case "call-errhandler":
+                // Under the default ERRORS_ARE_FATAL, callErrhandler aborts the job with the code's class.
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    MPI.COMM_WORLD.callErrhandler(code);
+                    System.out.println("UNEXPECTED: callErrhandler returned under ERRORS_ARE_FATAL");
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
+                break;
             case "size":
                 System.out.println("SIZE rank=" + rank + " size=" + size + " jobdir=" + System.getenv("SHMPI_JOB_DIR"));
                 break;

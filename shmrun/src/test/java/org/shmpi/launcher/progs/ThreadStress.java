@@ -4,8 +4,13 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 
+import mpi.GRequest;
 import mpi.MPI;
 import mpi.Message;
 import mpi.Request;
@@ -20,6 +25,12 @@ import mpi.Status;
  * message would leave this round's send unmatched (an unsafe program, not an MPI bug). Every message carries (sender,
  * thread, round) and a checksum; per sender, rounds must arrive in order.
  * Prints {@code THREADS OK rank=.. messages=..}.
+ *
+ * <p>Then a completion-callback stress ({@link #callbacks}): threads register
+ * {@code Request.onComplete} callbacks while other threads' progress completes the operations,
+ * and generalized requests are completed by a helper thread while they are being registered on.
+ * FORBIDDEN outcomes: a callback lost, run twice, or run before its operation completed. Prints
+ * {@code CALLBACKS OK rank=.. callbacks=..}.
  *
  * <p>Arguments: threads per rank (default 4), rounds (default 300).
  */
@@ -76,7 +87,173 @@ public final class ThreadStress
             total += c;
         }
         System.out.println("THREADS OK rank=" + rank + " messages=" + total);
+        final int callbacks = callbacks(rank, size, threads, rounds);
+        MPI.COMM_WORLD.barrier();
+        System.out.println("CALLBACKS OK rank=" + rank + " callbacks=" + callbacks);
         MPI.Finalize();
+    }
+
+    /** Tags of the callback stress: above every tag of the message stress. */
+    private static final int CALLBACK_TAG = 1_000_000;
+
+    /**
+     * Each thread, per round: a receive from the previous rank and a send to the next, both
+     * registered on at a random moment (before or after another thread's progress may have
+     * completed them), and a generalized request that a helper thread completes while it is
+     * being registered on. Every callback must run exactly once, and never before completion.
+     * Returns the number of callbacks that ran.
+     */
+    private static int callbacks(final int rank, final int size, final int threads, final int rounds)
+        throws InterruptedException
+    {
+        final int next = (rank + 1) % size;
+        final int prev = (rank + size - 1) % size;
+        final int perThread = 3 * rounds;
+        final AtomicIntegerArray runs = new AtomicIntegerArray(threads * perThread);
+        final AtomicInteger early = new AtomicInteger();
+        final AtomicInteger wrongData = new AtomicInteger();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final LinkedBlockingQueue<Runnable> completions = new LinkedBlockingQueue<>();
+        final Thread completer = new Thread(() ->
+        {
+            try
+            {
+                for (Runnable c = completions.take(); c != STOP; c = completions.take())
+                {
+                    c.run();
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "grequest-completer");
+        completer.start();
+        final List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++)
+        {
+            final int thread = t;
+            final Thread w = new Thread(() ->
+            {
+                try
+                {
+                    final Random rnd = new Random(rank * 7919L + thread);
+                    for (int round = 0; round < rounds; round++)
+                    {
+                        final int tag = CALLBACK_TAG + thread * rounds + round;
+                        final int at = thread * perThread + 3 * round;
+                        final int[] in = new int[1];
+                        final Request r = MPI.COMM_WORLD.iRecv(in, 1, MPI.INT, prev, tag);
+                        final Request s = MPI.COMM_WORLD.iSend(new int[] {tag}, 1, MPI.INT, next, tag);
+                        final AtomicBoolean done = new AtomicBoolean();
+                        final GRequest g = GRequest.start(null, null, null);
+                        completions.add(() ->
+                        {
+                            done.set(true);
+                            g.complete();
+                        });
+                        pause(rnd);
+                        r.onComplete(st ->
+                        {
+                            if (in[0] != tag || st.getTag() != tag || st.getSource() != prev)
+                            {
+                                wrongData.incrementAndGet();
+                            }
+                            runs.incrementAndGet(at);
+                        });
+                        pause(rnd);
+                        s.onComplete(st -> runs.incrementAndGet(at + 1));
+                        g.onComplete(st ->
+                        {
+                            if (!done.get())
+                            {
+                                early.incrementAndGet();
+                            }
+                            runs.incrementAndGet(at + 2);
+                        });
+                    }
+                    // Drive progress until every callback of this thread has run (or 60 s passed).
+                    final long deadline = System.nanoTime() + 60_000_000_000L;
+                    while (!allRan(runs, thread * perThread, perThread) && System.nanoTime() - deadline < 0)
+                    {
+                        MPI.progress();
+                        Thread.yield();
+                    }
+                }
+                catch (final Throwable ex)
+                {
+                    failure.compareAndSet(null, ex);
+                    ex.printStackTrace();
+                }
+            }, "callbacks-" + t);
+            workers.add(w);
+            w.start();
+        }
+        for (final Thread w : workers)
+        {
+            w.join();
+        }
+        completions.add(STOP);
+        completer.join();
+        if (failure.get() != null)
+        {
+            throw new IllegalStateException("a callback worker failed", failure.get());
+        }
+        // Let any late (duplicate) callback run before counting.
+        for (int i = 0; i < 100; i++)
+        {
+            MPI.progress();
+        }
+        int ran = 0;
+        for (int i = 0; i < runs.length(); i++)
+        {
+            final int n = runs.get(i);
+            if (n != 1)
+            {
+                throw new IllegalStateException("rank " + rank + ": callback " + i + " (thread " + i / perThread +
+                    ", round " + i % perThread / 3 + ", kind " + i % 3 + ") ran " + n + " times");
+            }
+            ran += n;
+        }
+        if (early.get() != 0 || wrongData.get() != 0)
+        {
+            throw new IllegalStateException("rank " + rank + ": " + early.get() + " generalized-request callbacks " +
+                "ran before complete(), " + wrongData.get() + " receive callbacks saw wrong data or status");
+        }
+        return ran;
+    }
+
+    private static final Runnable STOP = () -> { };
+
+    /** Sometimes nothing, sometimes a little progress or spinning: lets the completion race the registration. */
+    private static void pause(final Random rnd)
+    {
+        switch (rnd.nextInt(3))
+        {
+            case 0:
+                break;
+            case 1:
+                MPI.progress();
+                break;
+            default:
+                for (int i = rnd.nextInt(2_000); i > 0; i--)
+                {
+                    Thread.onSpinWait();
+                }
+                break;
+        }
+    }
+
+    private static boolean allRan(final AtomicIntegerArray runs, final int from, final int count)
+    {
+        for (int i = from; i < from + count; i++)
+        {
+            if (runs.get(i) == 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int length(final Random rnd)

@@ -1,0 +1,390 @@
+package org.shmpi.ring;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+import org.shmpi.shm.BackoffIdler;
+import org.shmpi.shm.JobFile;
+import org.shmpi.shm.ShmpiConfig;
+import org.shmpi.shm.WakeWord;
+
+/**
+ * A rank's progress engine: a duty cycle over registered {@link ProgressAgent}s, driven inline by
+ * blocking calls and by {@link #progress()}; idling between cycles (spin, yield, then sleep on
+ * the rank's wake word, which senders wake); the lock that serializes the engines in
+ * THREAD_MULTIPLE mode; and request completion ({@link #completion()}), whose callbacks run after
+ * the lock is released.
+ *
+ * <p><b>Threads</b>: without {@code threadSafe}, one thread at a time drives progress (MPI thread
+ * levels up to SERIALIZED) and there is no lock. With it (THREAD_MULTIPLE) every entry point of
+ * every engine takes {@link #lock()}; a thread that waits releases it while idling; one waiting
+ * thread at a time sleeps on the wake word, the others park and are unparked when requests
+ * complete.
+ */
+public final class ProgressEngine
+{
+    private final JobFile job;
+    private final WakeWord wakeWord;
+    private final BooleanSupplier inboxPending;
+    private final ReentrantLock lock;
+    private final RequestCompletion completion;
+    private final BackoffIdler singleIdler;
+    private final ThreadLocal<BackoffIdler> idlers;
+    /** Copy-on-write under the lock: the duty cycle iterates it without allocating. */
+    private ProgressAgent[] agents = new ProgressAgent[0];
+    private volatile Thread futexSleeper;
+    private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param job          the job file (its abort word ends every wait)
+     * @param wakeWord     the word this rank sleeps on, which producers wake
+     * @param inboxPending whether work arrived (checked after announcing sleep)
+     */
+    public ProgressEngine(
+        final JobFile job, final WakeWord wakeWord, final BooleanSupplier inboxPending, final ShmpiConfig config,
+        final boolean threadSafe)
+    {
+        this.job = job;
+        this.wakeWord = wakeWord;
+        this.inboxPending = inboxPending;
+        this.lock = threadSafe ? new ReentrantLock() : null;
+        this.completion = new RequestCompletion(threadSafe);
+        this.singleIdler = threadSafe ? null : BackoffIdler.from(config);
+        this.idlers = threadSafe ? ThreadLocal.withInitial(() -> BackoffIdler.from(config)) : null;
+    }
+
+    /** Completing requests: every engine of this rank completes its requests through this. */
+    public RequestCompletion completion()
+    {
+        return completion;
+    }
+
+    public boolean isThreadSafe()
+    {
+        return lock != null;
+    }
+
+    /** Adds an agent to the duty cycle. */
+    public void register(final ProgressAgent agent)
+    {
+        lock();
+        try
+        {
+            final ProgressAgent[] next = Arrays.copyOf(agents, agents.length + 1);
+            next[agents.length] = agent;
+            agents = next;
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /** Removes an agent from the duty cycle; whether it was registered. */
+    public boolean deregister(final ProgressAgent agent)
+    {
+        lock();
+        try
+        {
+            for (int i = 0; i < agents.length; i++)
+            {
+                if (agents[i] == agent)
+                {
+                    final ProgressAgent[] next = new ProgressAgent[agents.length - 1];
+                    System.arraycopy(agents, 0, next, 0, i);
+                    System.arraycopy(agents, i + 1, next, i, agents.length - i - 1);
+                    agents = next;
+                    return true;
+                }
+            }
+            return false;
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /** Takes the engines' lock (THREAD_MULTIPLE only; a no-op otherwise). Entry points never nest. */
+    public void lock()
+    {
+        if (lock != null)
+        {
+            lock.lock();
+        }
+    }
+
+    public void unlock()
+    {
+        if (lock != null)
+        {
+            lock.unlock();
+        }
+    }
+
+    /** Runs completion callbacks queued so far, unless this thread holds the lock. */
+    public void runCallbacks()
+    {
+        if (completion.hasCallbacks() && (lock == null || !lock.isHeldByCurrentThread()))
+        {
+            completion.runCallbacks();
+        }
+    }
+
+    /** One duty cycle from outside: progress, then run completion callbacks. Returns work done. */
+    public int progress()
+    {
+        final int work;
+        lock();
+        try
+        {
+            work = progressLocked();
+        }
+        finally
+        {
+            unlock();
+        }
+        runCallbacks();
+        return work;
+    }
+
+    /** One duty cycle over every agent, with the lock held. */
+    public int progressLocked()
+    {
+        int work = 0;
+        final ProgressAgent[] a = agents;
+        for (int i = 0; i < a.length; i++)
+        {
+            work += a[i].doWork();
+        }
+        if (completion.takeCompletions() > 0 && lock != null)
+        {
+            wakeWaiters();
+        }
+        return work;
+    }
+
+    /** Blocks until {@code request} completes, driving progress and idling between cycles. */
+    public void await(final EngineRequest request)
+    {
+        if (request.complete)
+        {
+            return;
+        }
+        final BackoffIdler idler = idler();
+        idler.reset();
+        lock();
+        try
+        {
+            while (!request.complete)
+            {
+                if (progressLocked() > 0)
+                {
+                    idler.reset();
+                    drainCallbacks();
+                    continue;
+                }
+                if (request.complete)
+                {
+                    break;
+                }
+                idle(idler);
+                checkAborted();
+            }
+        }
+        finally
+        {
+            unlock();
+        }
+        runCallbacks();
+    }
+
+    /**
+     * Blocks until {@code done} is true, driving progress. {@code done} is evaluated with the
+     * engines' state consistent (under the lock in thread-safe mode).
+     */
+    public void awaitUntil(final BooleanSupplier done)
+    {
+        final BackoffIdler idler = idler();
+        idler.reset();
+        lock();
+        try
+        {
+            while (!done.getAsBoolean())
+            {
+                if (progressLocked() > 0)
+                {
+                    idler.reset();
+                    drainCallbacks();
+                    continue;
+                }
+                if (done.getAsBoolean())
+                {
+                    break;
+                }
+                idle(idler);
+                checkAborted();
+            }
+        }
+        finally
+        {
+            unlock();
+        }
+        runCallbacks();
+    }
+
+    /**
+     * Completes an operation that no engine runs (a generalized request), from any thread: marks
+     * it complete, runs its callback on the calling thread, and wakes every waiting thread of this
+     * rank. Returns false when it was already complete.
+     */
+    public boolean completeExternal(final ExternalRequest request, final int errorClass)
+    {
+        if (!request.finish(errorClass))
+        {
+            return false;
+        }
+        wake();
+        return true;
+    }
+
+    /**
+     * Wakes every thread waiting in this rank's engines, e.g. because something outside them (a
+     * generalized request) completed. Safe from any thread.
+     */
+    public void wake()
+    {
+        completion.bump();
+        for (final Thread t : parked)
+        {
+            LockSupport.unpark(t);
+        }
+        wakeWord.wakeIfSleeping();
+    }
+
+    private BackoffIdler idler()
+    {
+        return singleIdler != null ? singleIdler : idlers.get();
+    }
+
+    /** Callbacks run outside the lock: they may call the engines again. */
+    private void drainCallbacks()
+    {
+        if (completion.hasCallbacks())
+        {
+            unlockForIdle();
+            try
+            {
+                completion.runCallbacks();
+            }
+            finally
+            {
+                lock();
+            }
+        }
+    }
+
+    private boolean needsPolling()
+    {
+        final ProgressAgent[] a = agents;
+        for (int i = 0; i < a.length; i++)
+        {
+            if (a[i].needsPolling())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void idle(final BackoffIdler idler)
+    {
+        final boolean polling = needsPolling();
+        if (lock == null)
+        {
+            if (polling)
+            {
+                idler.idle();
+            }
+            else
+            {
+                idler.idle(wakeWord, inboxPending);
+            }
+            return;
+        }
+        final Thread me = Thread.currentThread();
+        if (!polling && futexSleeper == null)
+        {
+            futexSleeper = me;
+            // Never evaluate done() here: it runs outside the lock and may have side effects
+            // (a matched probe takes its message). Another thread's progress shows as a new generation.
+            final long seen = completion.generation();
+            unlockForIdle();
+            try
+            {
+                idler.idle(wakeWord, () -> inboxPending.getAsBoolean() || completion.generation() != seen);
+            }
+            finally
+            {
+                lock.lock();
+                futexSleeper = null;
+            }
+        }
+        else
+        {
+            parked.add(me);
+            unlockForIdle();
+            try
+            {
+                if (polling)
+                {
+                    idler.idle();
+                }
+                else
+                {
+                    LockSupport.parkNanos(200_000);
+                }
+            }
+            finally
+            {
+                parked.remove(me);
+                lock.lock();
+            }
+        }
+    }
+
+    private void wakeWaiters()
+    {
+        for (final Thread t : parked)
+        {
+            LockSupport.unpark(t);
+        }
+        if (futexSleeper != null && futexSleeper != Thread.currentThread())
+        {
+            wakeWord.wakeIfSleeping();
+        }
+    }
+
+    /** Entry points never nest (callbacks run outside the lock), so the hold count here is one. */
+    private void unlockForIdle()
+    {
+        if (lock != null)
+        {
+            lock.unlock();
+        }
+    }
+
+    private void checkAborted()
+    {
+        // One acquire load of the job file's abort word: cheap enough for every idle step.
+        if (job.isAborted())
+        {
+            throw new JobAbortedException("job aborted: " +
+                (job.isAbortPublished() ? job.abortReason() : "(reason pending)"));
+        }
+    }
+}
