@@ -1,6 +1,7 @@
 package org.shmpi.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.shmpi.affinity.CpuSet;
 import org.shmpi.affinity.MappingPolicy;
+import org.shmpi.affinity.Topology;
 
 class LaunchOptionsTest
 {
@@ -51,6 +54,120 @@ class LaunchOptionsTest
         assertEquals(7, o.timeoutSeconds);
         assertEquals(Map.of("A", "1", "HOME_VAR", "from-caller"), o.env());
         assertEquals(List.of("-Dp=q", "-Xss1m", "-Dshmpi.ring.capacity=65536"), o.jvmArgs());
+    }
+
+    /** Two cores of two hardware threads (CPUs 0,2 and 1,3), the allowed CPUs as given. */
+    private static Topology twoCoresTwoThreads(final String allowed)
+    {
+        return Topology.parse(String.join("\n",
+            "cpu 0 core=0 package=0 node=0",
+            "cpu 1 core=1 package=0 node=0",
+            "cpu 2 core=0 package=0 node=0",
+            "cpu 3 core=1 package=0 node=0",
+            "allowed " + allowed));
+    }
+
+    /** This machine's kind: two CPUs, one thread per core. */
+    private static final Topology TWO_CPUS = Topology.parse("cpu 0 core=0\ncpu 1 core=1\n");
+
+    @Test
+    void bindingDefaultsToCoreWhenTheRanksFit()
+    {
+        assertNull(parse("-np", "2", "-cp", ".", "M").bindTo, "no --bind-to: the default decides");
+        final RankPlacement one = RankPlacement.decide(null, TWO_CPUS, 1);
+        assertEquals(MappingPolicy.CORE, one.policy());
+        assertEquals(CpuSet.of(0), one.cpusOf(0));
+        final RankPlacement two = RankPlacement.decide(null, TWO_CPUS, 2);
+        assertEquals(MappingPolicy.CORE, two.policy());
+        assertEquals(CpuSet.of(0), two.cpusOf(0));
+        assertEquals(CpuSet.of(1), two.cpusOf(1));
+        assertEquals("bound to CPUs 1 (default: 2 ranks on 2 cores)", two.describe(1));
+    }
+
+    @Test
+    void bindingDefaultsToNoneWithMoreRanksThanCores()
+    {
+        for (final int np : new int[] {3, 4, 8})
+        {
+            final RankPlacement p = RankPlacement.decide(null, TWO_CPUS, np);
+            assertEquals(MappingPolicy.NONE, p.policy());
+            assertTrue(p.cpusOf(np - 1).isEmpty());
+            assertEquals("not bound (default: " + np + " ranks > 2 cores)", p.describe(0));
+        }
+    }
+
+    @Test
+    void bindingDefaultCountsCoresNotHardwareThreads()
+    {
+        final Topology t = twoCoresTwoThreads("0-3");
+        assertEquals(2, RankPlacement.allowedCores(t));
+        final RankPlacement two = RankPlacement.decide(null, t, 2);
+        assertEquals(MappingPolicy.CORE, two.policy());
+        assertEquals(CpuSet.of(0), two.cpusOf(0));
+        assertEquals(CpuSet.of(1), two.cpusOf(1), "two ranks on two different cores, not on siblings");
+        assertEquals(MappingPolicy.NONE, RankPlacement.decide(null, t, 3).policy(), "3 ranks, 2 cores");
+    }
+
+    @Test
+    void bindingDefaultCountsOnlyAllowedCores()
+    {
+        final Topology t = twoCoresTwoThreads("0,2");
+        assertEquals(1, RankPlacement.allowedCores(t));
+        assertEquals(MappingPolicy.CORE, RankPlacement.decide(null, t, 1).policy());
+        assertEquals(MappingPolicy.NONE, RankPlacement.decide(null, t, 2).policy());
+    }
+
+    @Test
+    void explicitBindingWins()
+    {
+        assertEquals(MappingPolicy.NONE, parse("-np", "2", "--bind-to", "none", "-cp", ".", "M").bindTo);
+        final RankPlacement none = RankPlacement.unbound(2);
+        assertEquals(MappingPolicy.NONE, none.policy());
+        assertEquals("not bound (--bind-to none)", none.describe(1));
+        final RankPlacement core = RankPlacement.decide(MappingPolicy.CORE, TWO_CPUS, 4);
+        assertEquals(MappingPolicy.CORE, core.policy(), "--bind-to core binds even oversubscribed ranks");
+        assertEquals(CpuSet.of(1), core.cpusOf(3));
+        assertEquals("bound to CPUs 1 (--bind-to core)", core.describe(3));
+        final RankPlacement numa = RankPlacement.decide(MappingPolicy.NUMA, TWO_CPUS, 2);
+        assertEquals(CpuSet.parse("0-1"), numa.cpusOf(1));
+    }
+
+    @Test
+    void jvmDefaultsAreOursUnlessDroppedOrReplaced()
+    {
+        assertEquals(RankJvmDefaults.FLAGS, RankJvmDefaults.selected(null, null));
+        assertEquals(RankJvmDefaults.FLAGS, RankJvmDefaults.selected("default", "none"));
+        assertEquals(List.of(), RankJvmDefaults.selected("none", null));
+        assertEquals(List.of(), RankJvmDefaults.selected(null, " NONE "));
+        assertEquals(List.of("-Xint", "-Xss2m"), RankJvmDefaults.selected(null, "-Xint  -Xss2m"));
+        assertEquals(List.of(), RankJvmDefaults.selected("none", "-Xint"), "the option wins over the setting");
+
+        assertEquals("none", parse("-np", "2", "--jvm-defaults", "none", "-cp", ".", "M").jvmDefaults);
+        assertEquals("none", parse("-np", "2", "--jvm-defaults=none", "-cp", ".", "M").jvmDefaults);
+        assertEquals("none", parse("-np", "2", "--mca", "launcher.jvm.defaults", "none", "-cp", ".", "M")
+            .jvmDefaultsSetting());
+        assertEquals("-Xint", parse("-np", "2", "-Dshmpi.launcher.jvm.defaults=-Xint", "-cp", ".", "M")
+            .jvmDefaultsSetting());
+        assertNull(parse("-np", "2", "-cp", ".", "M").jvmDefaultsSetting());
+    }
+
+    @Test
+    void userJvmOptionsWinOverDefaults()
+    {
+        final List<String> defaults = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "-Xshare:auto", "-XX:SharedArchiveFile=/x.jsa", "-XX:CompileThresholdScaling=0.1", "-Dshmpi.a=1");
+        assertEquals(defaults, RankJvmDefaults.notOverridden(defaults, List.of("-Xmx1g", "-Dother=2"), Map.of()));
+        assertEquals(List.of("-Xss512k", "-XX:CompileThresholdScaling=0.1", "-Dshmpi.a=1"),
+            RankJvmDefaults.notOverridden(defaults,
+                List.of("-XX:+UseG1GC", "-XX:TieredStopAtLevel=4", "-Xshare:off"), Map.of()));
+        assertEquals(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+            "-XX:SharedArchiveFile=/x.jsa"),
+            RankJvmDefaults.notOverridden(defaults, List.of("-Xss2m", "-XX:-CompileThresholdScaling", "-Dshmpi.a=3"),
+                Map.of()));
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:CompileThresholdScaling=0.1", "-Dshmpi.a=1"),
+            RankJvmDefaults.notOverridden(defaults, List.of(),
+                Map.of("JDK_JAVA_OPTIONS", " -XX:+UseParallelGC", "JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=/y")),
+            "options in the JVM's own environment variables count as the user's");
     }
 
     @Test

@@ -1,0 +1,170 @@
+package org.shmpi.launcher;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The JVM flags {@code shmrun} gives every rank for speed (not for correctness: the flags the
+ * runtime needs are {@code shmpi.jvm.flags} of the parent POM and {@code bin/shmrun}). They are
+ * declared here and nowhere else; docs/PERFORMANCE.md has the measurements behind each.
+ *
+ * <p>The user wins: a flag of ours is dropped when the user's JVM options (from
+ * {@code --jvm-arg}, the {@code java ...} form, {@code -D}, or {@code JDK_JAVA_OPTIONS} /
+ * {@code JAVA_TOOL_OPTIONS}) set the same thing, e.g. any {@code -XX:TieredStopAtLevel}, any
+ * garbage collector, any {@code -Xshare} or archive file; and ours come before the user's, so the
+ * JVM's "last one wins" agrees. {@code --jvm-defaults none} (or the setting
+ * {@value #PROP_NAME}{@code =none}, environment {@code SHMPI_LAUNCHER_JVM_DEFAULTS}) drops them
+ * all; any other value replaces them with its own blank-separated flags.
+ */
+final class RankJvmDefaults
+{
+    /** The setting that replaces or drops the defaults: {@code default}, {@code none}, or flags. */
+    static final String PROP_NAME = "shmpi.launcher.jvm.defaults";
+    static final String ENV_NAME = "SHMPI_LAUNCHER_JVM_DEFAULTS";
+
+    /**
+     * The defaults, chosen by measurement on 2 CPUs with up to 8 ranks (docs/PERFORMANCE.md,
+     * "JVM flags of the ranks"):
+     * <ul>
+     * <li>{@code -XX:+UseSerialGC}: one GC thread instead of G1's pool and concurrent threads; the
+     *     ranks allocate next to nothing on the message path, and 8 JVMs on 2 CPUs start faster
+     *     with fewer threads.</li>
+     * <li>{@code -XX:TieredStopAtLevel=1}: C1 only, placeholder until measured.</li>
+     * </ul>
+     */
+    static final List<String> FLAGS = List.of(
+        "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1");
+
+    /** Environment variables whose JVM options the JVM reads too. */
+    private static final List<String> JVM_OPTION_ENVS = List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS");
+
+    private RankJvmDefaults()
+    {
+    }
+
+    /**
+     * The default flags in force.
+     *
+     * @param option  the value of {@code --jvm-defaults}, or null
+     * @param setting the value of {@value #PROP_NAME} (property, else environment), or null
+     * @return {@link #FLAGS}, nothing for {@code none}, or the flags the value lists
+     */
+    static List<String> selected(final String option, final String setting)
+    {
+        final String value = option != null ? option : setting;
+        if (isDefault(option, setting))
+        {
+            return FLAGS;
+        }
+        if (value.strip().equalsIgnoreCase("none"))
+        {
+            return List.of();
+        }
+        return List.of(value.strip().split("\\s+"));
+    }
+
+    /** @return true when shmpi's own defaults are in force (then the class-data archive too). */
+    static boolean isDefault(final String option, final String setting)
+    {
+        final String value = option != null ? option : setting;
+        return value == null || value.isBlank() || value.strip().equalsIgnoreCase("default");
+    }
+
+    /**
+     * @param defaults the default flags
+     * @param userArgs the user's JVM options
+     * @param env      the environment the ranks get (for {@code JDK_JAVA_OPTIONS} and
+     *                 {@code JAVA_TOOL_OPTIONS})
+     * @return the defaults that set nothing the user sets, in their order
+     */
+    static List<String> notOverridden(final List<String> defaults, final List<String> userArgs,
+        final Map<String, String> env)
+    {
+        final Set<String> userKeys = new HashSet<>();
+        for (final String a : userArgs)
+        {
+            userKeys.add(key(a));
+        }
+        for (final String name : JVM_OPTION_ENVS)
+        {
+            final String v = env.get(name);
+            if (v != null && !v.isBlank())
+            {
+                for (final String a : v.strip().split("\\s+"))
+                {
+                    userKeys.add(key(a));
+                }
+            }
+        }
+        final List<String> kept = new ArrayList<>();
+        for (final String d : defaults)
+        {
+            if (!userKeys.contains(key(d)))
+            {
+                kept.add(d);
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * What a JVM option sets, so that two options setting the same thing compare equal:
+     * {@code -XX:+Foo}, {@code -XX:-Foo} and {@code -XX:Foo=1} are {@code XX:Foo}; every
+     * {@code -XX:[+-]Use...GC} is {@code gc} (the JVM refuses two collectors); {@code -Xshare:*},
+     * {@code -XX:SharedArchiveFile}, {@code -XX:ArchiveClassesAtExit} are {@code cds};
+     * {@code -Xss1m} is {@code -Xss}; {@code -Dname=v} is {@code -Dname}.
+     */
+    static String key(final String arg)
+    {
+        if (arg.startsWith("-XX:"))
+        {
+            String name = arg.substring(4);
+            final int eq = name.indexOf('=');
+            if (eq >= 0)
+            {
+                name = name.substring(0, eq);
+            }
+            if (name.startsWith("+") || name.startsWith("-"))
+            {
+                name = name.substring(1);
+            }
+            if (name.startsWith("Use") && name.endsWith("GC"))
+            {
+                return "gc";
+            }
+            if (CDS_FLAGS.contains(name))
+            {
+                return "cds";
+            }
+            return "XX:" + name;
+        }
+        if (arg.startsWith("-Xshare:"))
+        {
+            return "cds";
+        }
+        for (final String prefix : SIZE_PREFIXES)
+        {
+            if (arg.startsWith(prefix))
+            {
+                return prefix;
+            }
+        }
+        if (arg.startsWith("-D"))
+        {
+            final int eq = arg.indexOf('=');
+            return eq > 0 ? arg.substring(0, eq) : arg;
+        }
+        return arg.toLowerCase(Locale.ROOT);
+    }
+
+    private static final Set<String> CDS_FLAGS = new HashSet<>(Arrays.asList(
+        "SharedArchiveFile", "ArchiveClassesAtExit", "DumpLoadedClassList", "SharedClassListFile",
+        "AutoCreateSharedArchive"));
+    private static final List<String> SIZE_PREFIXES = List.of("-Xss", "-Xms", "-Xmx", "-Xmn");
+}
