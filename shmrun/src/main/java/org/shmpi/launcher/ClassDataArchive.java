@@ -2,15 +2,12 @@ package org.shmpi.launcher;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -42,12 +39,34 @@ final class ClassDataArchive
     private static final long STALE_LOCK_MS = 120_000;
 
     private final Path archive;
+    private final String stalePrefix;
     private final List<String> jars;
 
-    private ClassDataArchive(final Path archive, final List<String> jars)
+    private ClassDataArchive(final Path archive, final String stalePrefix, final List<String> jars)
     {
         this.archive = archive;
+        this.stalePrefix = stalePrefix;
         this.jars = jars;
+    }
+
+    /** Removes the archives of this JVM and these jar paths made from older jars. */
+    private void removeStale()
+    {
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(archive.getParent(), stalePrefix + "*.jsa*"))
+        {
+            for (final Path p : dir)
+            {
+                final String name = p.getFileName().toString();
+                if (!name.startsWith(archive.getFileName().toString()) && !name.endsWith(".lock") && !name.contains(".tmp-"))
+                {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+        catch (final IOException ignore)
+        {
+            // Left for the next build.
+        }
     }
 
     /**
@@ -59,36 +78,40 @@ final class ClassDataArchive
      */
     static ClassDataArchive of(final Path dir, final String java, final List<String> jars, final List<String> jvmFlags)
     {
-        final StringBuilder key = new StringBuilder();
-        key.append(java).append('\n')
+        // Where: this JVM and these jar paths; what: the jars' sizes and times. An archive of the
+        // same "where" and another "what" is stale for good (the jars were rebuilt).
+        final StringBuilder where = new StringBuilder();
+        where.append(java).append('\n')
             .append(System.getProperty("java.vm.version")).append('\n')
             .append(System.getProperty("java.vm.name")).append('\n')
             .append(String.join(" ", jvmFlags)).append('\n');
+        final StringBuilder what = new StringBuilder();
         for (final String jar : jars)
         {
             final Path p = Path.of(jar);
-            key.append(p.toAbsolutePath()).append(' ');
+            where.append(p.toAbsolutePath()).append('\n');
             try
             {
-                key.append(Files.size(p)).append(' ').append(Files.getLastModifiedTime(p).toMillis());
+                what.append(Files.size(p)).append(' ').append(Files.getLastModifiedTime(p).toMillis()).append('\n');
             }
             catch (final IOException ex)
             {
-                key.append("missing");
+                what.append("missing\n");
             }
-            key.append('\n');
         }
-        final String hash;
-        try
+        final String prefix = "shmpi-" + Version.VERSION + "-" + hash(where) + "-";
+        return new ClassDataArchive(dir.resolve(prefix + hash(what) + ".jsa"), prefix, List.copyOf(jars));
+    }
+
+    /** FNV-1a, 64 bits, in hex: a name, not a secret (and MessageDigest would cost start-up time). */
+    private static String hash(final CharSequence text)
+    {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < text.length(); i++)
         {
-            final byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
-            hash = HexFormat.of().formatHex(digest, 0, 8);
+            hash = (hash ^ text.charAt(i)) * 0x100000001b3L;
         }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
-        return new ClassDataArchive(dir.resolve("shmpi-" + Version.VERSION + "-" + hash + ".jsa"), List.copyOf(jars));
+        return Long.toHexString(hash);
     }
 
     /**
@@ -174,6 +197,7 @@ final class ClassDataArchive
                 Files.deleteIfExists(lock);
                 Files.createFile(lock);
             }
+            removeStale();
             final Path tmp = archive.resolveSibling(archive.getFileName() + ".tmp-" + ProcessHandle.current().pid());
             final Path log = archive.resolveSibling(archive.getFileName() + ".log");
             final List<String> cmd = new ArrayList<>();
