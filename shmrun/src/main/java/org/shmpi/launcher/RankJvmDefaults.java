@@ -1,5 +1,6 @@
 package org.shmpi.launcher;
 
+import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -43,6 +44,11 @@ final class RankJvmDefaults
 
     /** Environment variables whose JVM options the JVM reads too. */
     private static final List<String> JVM_OPTION_ENVS = List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS");
+    /** The -XX flags of class data sharing: the user's replace all of ours. */
+    private static final Set<String> CDS_FLAGS = new HashSet<>(Arrays.asList(
+        "SharedArchiveFile", "ArchiveClassesAtExit", "DumpLoadedClassList", "SharedClassListFile",
+        "AutoCreateSharedArchive"));
+    private static final List<String> SIZE_PREFIXES = List.of("-Xss", "-Xms", "-Xmx", "-Xmn");
 
     private RankJvmDefaults()
     {
@@ -53,20 +59,54 @@ final class RankJvmDefaults
      *
      * @param option  the value of {@code --jvm-defaults}, or null
      * @param setting the value of {@value #PROP_NAME} (property, else environment), or null
-     * @return {@link #FLAGS}, nothing for {@code none}, or the flags the value lists
+     * @return {@link #FLAGS} and {@link #jnaPlatformPath}, nothing for {@code none}, or the flags the
+     *         value lists
      */
     static List<String> selected(final String option, final String setting)
     {
         final String value = option != null ? option : setting;
         if (isDefault(option, setting))
         {
-            return FLAGS;
+            final List<String> flags = new ArrayList<>(FLAGS);
+            final String jna = jnaPlatformPath(System.getProperty("os.name"), System.getProperty("os.arch"));
+            if (jna != null)
+            {
+                flags.add(jna);
+            }
+            return flags;
         }
         if (value.strip().equalsIgnoreCase("none"))
         {
             return List.of();
         }
         return List.of(value.strip().split("\\s+"));
+    }
+
+    /**
+     * {@code -Djna.platform.library.path=} the usual library directories that exist here. Without
+     * it, JNA (which the futex wake-up uses) runs {@code /sbin/ldconfig -p} in every rank to find
+     * them: a process spawned from each rank JVM, and about a sixth of a rank's start-up CPU.
+     *
+     * @return the flag, or null off Linux
+     */
+    static String jnaPlatformPath(final String osName, final String osArch)
+    {
+        if (!"Linux".equals(osName))
+        {
+            return null;
+        }
+        final String triplet = "amd64".equals(osArch) || "x86_64".equals(osArch) ? "x86_64-linux-gnu" :
+            "aarch64".equals(osArch) ? "aarch64-linux-gnu" : osArch + "-linux-gnu";
+        final List<String> dirs = new ArrayList<>();
+        for (final String d : List.of("/lib/" + triplet, "/usr/lib/" + triplet, "/lib64", "/usr/lib64", "/lib",
+            "/usr/lib"))
+        {
+            if (new File(d).isDirectory())
+            {
+                dirs.add(d);
+            }
+        }
+        return "-Djna.platform.library.path=" + String.join(File.pathSeparator, dirs);
     }
 
     /** @return true when shmpi's own defaults are in force (then the class-data archive too). */
@@ -162,9 +202,4 @@ final class RankJvmDefaults
         }
         return arg.toLowerCase(Locale.ROOT);
     }
-
-    private static final Set<String> CDS_FLAGS = new HashSet<>(Arrays.asList(
-        "SharedArchiveFile", "ArchiveClassesAtExit", "DumpLoadedClassList", "SharedClassListFile",
-        "AutoCreateSharedArchive"));
-    private static final List<String> SIZE_PREFIXES = List.of("-Xss", "-Xms", "-Xmx", "-Xmn");
 }

@@ -135,8 +135,9 @@ class LaunchOptionsTest
     @Test
     void jvmDefaultsAreOursUnlessDroppedOrReplaced()
     {
-        assertEquals(RankJvmDefaults.FLAGS, RankJvmDefaults.selected(null, null));
-        assertEquals(RankJvmDefaults.FLAGS, RankJvmDefaults.selected("default", "none"));
+        final List<String> ours = RankJvmDefaults.selected(null, null);
+        assertEquals(RankJvmDefaults.FLAGS, ours.subList(0, RankJvmDefaults.FLAGS.size()));
+        assertEquals(ours, RankJvmDefaults.selected("default", "none"));
         assertEquals(List.of(), RankJvmDefaults.selected("none", null));
         assertEquals(List.of(), RankJvmDefaults.selected(null, " NONE "));
         assertEquals(List.of("-Xint", "-Xss2m"), RankJvmDefaults.selected(null, "-Xint  -Xss2m"));
@@ -149,6 +150,16 @@ class LaunchOptionsTest
         assertEquals("-Xint", parse("-np", "2", "-Dshmpi.launcher.jvm.defaults=-Xint", "-cp", ".", "M")
             .jvmDefaultsSetting());
         assertNull(parse("-np", "2", "-cp", ".", "M").jvmDefaultsSetting());
+    }
+
+    @Test
+    void jnaFindsLibrariesWithoutRunningLdconfig()
+    {
+        final String flag = RankJvmDefaults.jnaPlatformPath("Linux", "amd64");
+        assertTrue(flag.startsWith("-Djna.platform.library.path="), flag);
+        assertNull(RankJvmDefaults.jnaPlatformPath("Mac OS X", "aarch64"));
+        assertEquals(List.of(), RankJvmDefaults.notOverridden(List.of(flag),
+            List.of("-Djna.platform.library.path=/opt/lib"), Map.of()), "the user's path wins");
     }
 
     @Test
