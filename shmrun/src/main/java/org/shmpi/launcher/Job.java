@@ -150,8 +150,7 @@ final class Job
 
     private void startRanks() throws IOException
     {
-        final RankPlacement placement = options.bindTo == MappingPolicy.NONE ? RankPlacement.unbound(options.np) :
-            RankPlacement.decide(options.bindTo, Topology.detect(System.getProperties()), options.np);
+        final RankPlacement placement = placement();
         final String java = javaCommand();
         // shmpi's jars first: its class-data archive holds them, and the JVM uses an archive only
         // when the class path it was made with is a prefix of the rank's.
@@ -238,6 +237,29 @@ final class Job
                 }
             }
         }
+    }
+
+    private RankPlacement placement()
+    {
+        if (options.bindTo == MappingPolicy.NONE)
+        {
+            return RankPlacement.unbound("--bind-to none");
+        }
+        final Topology topology;
+        try
+        {
+            topology = Topology.detect(System.getProperties());
+        }
+        catch (final RuntimeException ex)
+        {
+            if (options.bindTo != null)
+            {
+                throw ex;
+            }
+            // Only the default binding needs the topology: without one, bind nothing.
+            return RankPlacement.unbound("default: topology unknown: " + ex.getMessage());
+        }
+        return RankPlacement.decide(options.bindTo, topology, options.np);
     }
 
     /** @return the JVM of the ranks: the launcher's own. */

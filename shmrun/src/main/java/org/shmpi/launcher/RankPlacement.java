@@ -50,10 +50,10 @@ final class RankPlacement
             "default: " + np + " ranks > " + cores + " core" + (cores == 1 ? "" : "s"));
     }
 
-    /** @return the placement of {@code --bind-to none}, which needs no topology. */
-    static RankPlacement unbound(final int np)
+    /** @return ranks not bound, for the reason given (e.g. {@code --bind-to none}); no topology needed. */
+    static RankPlacement unbound(final String why)
     {
-        return new RankPlacement(MappingPolicy.NONE, List.of(), "--bind-to none");
+        return new RankPlacement(MappingPolicy.NONE, List.of(), why);
     }
 
     /** @return the number of cores that have at least one CPU this process may run on. */

@@ -121,7 +121,7 @@ class LaunchOptionsTest
     void explicitBindingWins()
     {
         assertEquals(MappingPolicy.NONE, parse("-np", "2", "--bind-to", "none", "-cp", ".", "M").bindTo);
-        final RankPlacement none = RankPlacement.unbound(2);
+        final RankPlacement none = RankPlacement.unbound("--bind-to none");
         assertEquals(MappingPolicy.NONE, none.policy());
         assertEquals("not bound (--bind-to none)", none.describe(1));
         final RankPlacement core = RankPlacement.decide(MappingPolicy.CORE, TWO_CPUS, 4);
