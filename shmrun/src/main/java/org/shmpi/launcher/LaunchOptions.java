@@ -374,7 +374,13 @@ public final class LaunchOptions
      */
     String jvmDefaultsSetting()
     {
-        final String prefix = "-D" + RankJvmDefaults.PROP_NAME + "=";
+        return rankProperty(RankJvmDefaults.PROP_NAME);
+    }
+
+    /** @return the last {@code -Dname=value} among the ranks' JVM options, or null. */
+    String rankProperty(final String name)
+    {
+        final String prefix = "-D" + name + "=";
         String value = null;
         for (final String a : jvmArgs)
         {

@@ -86,7 +86,7 @@ public final class Shmrun
                     final String setting = jvmDefaultsSetting(options);
                     return new Job(options, config, jars, rankJvmFlags(),
                         RankJvmDefaults.selected(options.jvmDefaults, setting),
-                        RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(jars) : null, err).run();
+                        RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(options, jars) : null, err).run();
                 }
             }
         }
@@ -148,10 +148,18 @@ public final class Shmrun
         return setting;
     }
 
-    /** @return the class-data archive of these jars for this JVM, or null when switched off. */
-    static ClassDataArchive archive(final List<String> jars)
+    /**
+     * @return the class-data archive of these jars for this JVM, or null when switched off; its
+     *         directory is the setting {@value ClassDataArchive#DIR_PROP} as given to the ranks, else
+     *         this JVM's property, else the environment, else the default
+     */
+    static ClassDataArchive archive(final LaunchOptions options, final List<String> jars)
     {
-        String setting = System.getProperty(ClassDataArchive.DIR_PROP);
+        String setting = options.rankProperty(ClassDataArchive.DIR_PROP);
+        if (setting == null)
+        {
+            setting = System.getProperty(ClassDataArchive.DIR_PROP);
+        }
         if (setting == null)
         {
             setting = System.getenv(ClassDataArchive.DIR_ENV);
