@@ -12,14 +12,31 @@
 #
 # np 2 binds each rank to its own CPU, np > 2 binds nothing (shmrun's default on 2 CPUs).
 # Each flag set runs with shmrun's own JVM defaults switched off (--jvm-defaults none), so
-# "default" means the JVM's defaults.
+# "default" means the JVM's defaults; the flags "@shmrun" mean shmrun's defaults as they ship
+# (its JVM flags, the JNA path and the class-data archive).
 #
 # Usage: ROUNDS=5 bench/jvm-flags.sh
 #   FLAGSETS='default=;c1=-XX:TieredStopAtLevel=1;...'  (name=flags, ';' between sets)
 #   TESTS="short long lat warm hello"   DIST=shmrun/target/shmpi   OUT=bench/target/jvm-flags/<time>
+#   bench/jvm-flags.sh --summary DIR    the table of a finished or interrupted run, from DIR/raw.csv
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+# summary CSV: median (min-max) per flag set and test, grouped by test, sets in run order.
+summary() {
+  awk -F, 'NR > 1 && $5 != "" { k = $2 SUBSEP $3 " np" $4; n[k]++; v[k, n[k]] = $5 + 0; if (!(k in seen)) { seen[k] = 1; order[++no] = k } }
+  END {
+    for (i = 1; i <= no; i++) {
+      k = order[i]; m = n[k]
+      for (j = 1; j <= m; j++) a[j] = v[k, j]
+      for (j = 2; j <= m; j++) { x = a[j]; l = j - 1; while (l > 0 && a[l] > x) { a[l + 1] = a[l]; l-- } a[l + 1] = x }
+      med = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+      split(k, p, SUBSEP)
+      printf "%-18s %-22s %10.3f (%.3f-%.3f) n=%d\n", p[1], p[2], med, a[1], a[m], m
+    }
+  }' "$1" | sort -s -b -k2,3
+}
+if [ "${1:-}" = --summary ]; then summary "$2/raw.csv"; exit 0; fi
 rounds="${ROUNDS:-3}"
 tests="${TESTS:-short long lat warm}"
 flagsets="${FLAGSETS:-default=;c1=-XX:TieredStopAtLevel=1;cts0.1=-XX:CompileThresholdScaling=0.1;serial=-XX:+UseSerialGC;serial+c1=-XX:+UseSerialGC -XX:TieredStopAtLevel=1;serial+cts0.1=-XX:+UseSerialGC -XX:CompileThresholdScaling=0.1}"
@@ -28,12 +45,18 @@ mkdir -p "$out/logs"
 # A private copy of the distribution and the bench jar, so a rebuild meanwhile changes nothing.
 src_dist="${DIST:-$root/shmrun/target/shmpi}"
 cp -r "$src_dist" "$out/shmpi"
+rm -rf "$out/shmpi/lib/cds"
 cp "$(ls "$here"/target/shmpi-bench-*.jar | head -1)" "$out/bench.jar"
 shmrun="$out/shmpi/bin/shmrun"
 jar="$out/bench.jar"
 hello_cp="$out/shmpi/examples/shmpi-examples.jar"
 nodefaults=()
-if "$shmrun" --help | grep -q -- '--jvm-defaults'; then nodefaults=(--jvm-defaults none); fi
+if "$shmrun" --help | grep -q -- '--jvm-defaults'; then
+  nodefaults=(--jvm-defaults none)
+  # Build the copy's class-data archive now, for the "@shmrun" set (it lives in the copy's lib/cds).
+  "$shmrun" -np 1 -cp "$hello_cp" Hello > /dev/null
+  for i in $(seq 1 300); do ls "$out"/shmpi/lib/cds/*.jsa > /dev/null 2>&1 && break; sleep 0.1; done
+fi
 
 IFS=';' read -r -a sets <<< "$flagsets"
 csv="$out/raw.csv"
@@ -42,10 +65,13 @@ echo "round,flags,test,np,value" > "$csv"
 # job NAME ROUND NP TEST BIND FLAGS... -- ARGS...: one shmrun job, its output in logs/.
 job() {
   local name="$1" round="$2" np="$3" test="$4" bind="$5"; shift 5
-  local -a jargs=()
-  while [ "$1" != -- ]; do jargs+=(--jvm-arg "$1"); shift; done
+  local -a jargs=("${nodefaults[@]}")
+  while [ "$1" != -- ]; do
+    if [ "$1" = @shmrun ]; then jargs=(); else jargs+=(--jvm-arg "$1"); fi
+    shift
+  done
   shift
-  timeout 300 "$shmrun" -np "$np" --bind-to "$bind" "${nodefaults[@]}" "${jargs[@]}" "$@" \
+  timeout 300 "$shmrun" -np "$np" --bind-to "$bind" "${jargs[@]}" "$@" \
     > "$out/logs/$test-np$np-$name-$round.txt" 2>&1 || echo "jvm-flags: $test np $np $name round $round FAILED" >&2
 }
 value() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -1; }
@@ -89,18 +115,7 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 
-# Summary: median (min-max) per flag set and test.
 echo "# rank JVM flags, $rounds interleaved rounds, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(java -version 2>&1 | head -1)"
-echo "# short ring/long ring: us per hop; lat: one-way us 8 B; warm-*: WarmupCurve np 2 (steady-at in messages); hello: ms np 8"
-awk -F, 'NR > 1 && $5 != "" { k = $2 SUBSEP $3 " np" $4; n[k]++; v[k, n[k]] = $5 + 0; if (!(k in seen)) { seen[k] = 1; order[++no] = k } }
-  END {
-    for (i = 1; i <= no; i++) {
-      k = order[i]; m = n[k]
-      for (j = 1; j <= m; j++) a[j] = v[k, j]
-      for (j = 2; j <= m; j++) { x = a[j]; l = j - 1; while (l > 0 && a[l] > x) { a[l + 1] = a[l]; l-- } a[l + 1] = x }
-      med = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-      split(k, p, SUBSEP)
-      printf "%-18s %-22s %10.3f (%.3f-%.3f) n=%d\n", p[1], p[2], med, a[1], a[m], m
-    }
-  }' "$csv" | sort -s -b -k2,3 | tee "$out/summary.txt"
+echo "# short ring/long ring: us per hop; lat: one-way us 8 B; warm-*: WarmupCurve np 2 (steady-at in messages)"
+summary "$csv" | tee "$out/summary.txt"
 echo "# raw: $csv"

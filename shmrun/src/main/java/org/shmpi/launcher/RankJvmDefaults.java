@@ -30,17 +30,22 @@ final class RankJvmDefaults
 
     /**
      * The defaults, chosen by measurement on 2 CPUs with up to 8 ranks (docs/PERFORMANCE.md,
-     * "JVM flags of the ranks"):
+     * "Start-up and warm-up of the rank JVMs"):
      * <ul>
-     * <li>{@code -XX:+UseSerialGC}: one GC thread instead of G1's pool and concurrent threads; the
-     *     ranks allocate next to nothing on the message path, and 8 JVMs on 2 CPUs start faster
-     *     with fewer threads.</li>
-     * <li>{@code -XX:TieredStopAtLevel=1}: C1 only, placeholder until measured.</li>
+     * <li>{@code -XX:+UseSerialGC}: one GC thread instead of G1's workers and concurrent threads;
+     *     the ranks allocate next to nothing on the message path, and with 8 JVMs on 2 CPUs fewer
+     *     threads make short jobs faster (the short token ring at np 8 in about half the time)
+     *     while steady state stays as it was.</li>
      * </ul>
+     * Measured and left out: {@code -XX:TieredStopAtLevel=1} (C1 only) makes a short job several
+     * times faster at np 2 but doubles the steady-state latency of small messages, so it is the
+     * user's choice ({@code --jvm-arg -XX:TieredStopAtLevel=1}) for short jobs;
+     * {@code -XX:CompileThresholdScaling=0.1} reaches steady state after ~1,000 messages instead of
+     * ~16,000 but nearly doubles each rank's start-up CPU; {@code -XX:-BackgroundCompilation}
+     * stalls oversubscribed ranks for seconds.
      */
     static final List<String> FLAGS = List.of(
-        "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1");
+        "-XX:+UseSerialGC");
 
     /** Environment variables whose JVM options the JVM reads too. */
     private static final List<String> JVM_OPTION_ENVS = List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS");
