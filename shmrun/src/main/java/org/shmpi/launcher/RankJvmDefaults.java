@@ -29,23 +29,26 @@ final class RankJvmDefaults
     static final String ENV_NAME = "SHMPI_LAUNCHER_JVM_DEFAULTS";
 
     /**
-     * The defaults, chosen by measurement on 2 CPUs with up to 8 ranks (docs/PERFORMANCE.md,
-     * "Start-up and warm-up of the rank JVMs"):
+     * The fixed defaults, chosen by measurement on 2 CPUs with up to 8 ranks (docs/PERFORMANCE.md,
+     * "Start-up and warm-up of the rank JVMs"): none. What is measured and left out:
      * <ul>
-     * <li>{@code -XX:+UseSerialGC}: one GC thread instead of G1's workers and concurrent threads;
-     *     the ranks allocate next to nothing on the message path, and with 8 JVMs on 2 CPUs fewer
-     *     threads make short jobs faster (the short token ring at np 8 in about half the time)
-     *     while steady state stays as it was.</li>
+     * <li>{@code -XX:TieredStopAtLevel=1} (C1 only): a short job's token ring at np 2 runs about
+     *     5 times faster (13 against 62 µs per hop) and a fresh job is at its steady state after
+     *     1,000 round trips instead of ~17,000, but that steady state is 2.7 times slower (8-byte
+     *     ping-pong 1.43 against 0.52 µs); it is the user's choice for short jobs:
+     *     {@code --jvm-arg -XX:TieredStopAtLevel=1}.</li>
+     * <li>{@code -XX:CompileThresholdScaling=0.1} (and 0.05, 0.01): steady state after ~1,000 round
+     *     trips, but each rank's start-up CPU nearly doubles (0.55 to 1.0 s), which 8 ranks on 2
+     *     CPUs pay in full.</li>
+     * <li>{@code -XX:+UseSerialGC}: no difference beyond the noise in any of the rows, and a
+     *     single-threaded full collection would hurt a rank with a large heap.</li>
+     * <li>{@code -XX:-BackgroundCompilation}: oversubscribed ranks stall (a short ring at np 8
+     *     ran over a minute).</li>
      * </ul>
-     * Measured and left out: {@code -XX:TieredStopAtLevel=1} (C1 only) makes a short job several
-     * times faster at np 2 but doubles the steady-state latency of small messages, so it is the
-     * user's choice ({@code --jvm-arg -XX:TieredStopAtLevel=1}) for short jobs;
-     * {@code -XX:CompileThresholdScaling=0.1} reaches steady state after ~1,000 messages instead of
-     * ~16,000 but nearly doubles each rank's start-up CPU; {@code -XX:-BackgroundCompilation}
-     * stalls oversubscribed ranks for seconds.
+     * What shmrun does add by default is measured to help: {@link #jnaPlatformPath} and the
+     * class-data archive ({@link ClassDataArchive}).
      */
-    static final List<String> FLAGS = List.of(
-        "-XX:+UseSerialGC");
+    static final List<String> FLAGS = List.of();
 
     /** Environment variables whose JVM options the JVM reads too. */
     private static final List<String> JVM_OPTION_ENVS = List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS");

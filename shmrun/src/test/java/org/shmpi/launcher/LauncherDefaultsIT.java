@@ -171,7 +171,8 @@ class LauncherDefaultsIT
     @Test
     void defaultJvmFlagsReachTheRanksAndTheUserWins() throws Exception
     {
-        final List<String> ours = RankJvmDefaults.FLAGS;
+        final List<String> ours = RankJvmDefaults.selected(null, null);
+        assertTrue(ours.stream().anyMatch(f -> f.startsWith("-Djna.platform.library.path=")), ours.toString());
         for (final String[] rank : ranks(job("jvm-defaults", 2), 2))
         {
             final List<String> args = Arrays.asList(rank[1].split(" "));
@@ -186,7 +187,7 @@ class LauncherDefaultsIT
             assertFalse(rank[1].contains("SharedArchiveFile"), "no archive either: " + rank[1]);
         }
         final Result user = job("jvm-defaults-user", 2, "--jvm-arg", "-XX:+UseParallelGC", "--jvm-arg",
-            "-XX:TieredStopAtLevel=4", "--jvm-arg", "-Xshare:off");
+            "-XX:TieredStopAtLevel=4", "--jvm-arg", "-Xshare:off", "-Djna.platform.library.path=/usr/lib");
         for (final String[] rank : ranks(user, 2))
         {
             final List<String> args = Arrays.asList(rank[1].split(" "));
@@ -196,6 +197,8 @@ class LauncherDefaultsIT
                 assertFalse(a.equals("-XX:+UseSerialGC") || a.equals("-XX:+UseG1GC"), "one collector only: " + rank[1]);
                 assertFalse(a.startsWith("-XX:TieredStopAtLevel=") && !a.endsWith("=4"), "the user's level: " + rank[1]);
                 assertFalse(a.startsWith("-XX:SharedArchiveFile"), "the user's -Xshare:off: " + rank[1]);
+                assertFalse(a.startsWith("-Djna.platform.library.path=") && !a.endsWith("=/usr/lib"),
+                    "the user's JNA path: " + rank[1]);
             }
         }
     }
