@@ -1,14 +1,19 @@
 package org.shmpi.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.shmpi.affinity.CpuSet;
 import org.shmpi.affinity.MappingPolicy;
 import org.shmpi.affinity.Topology;
@@ -179,6 +184,36 @@ class LaunchOptionsTest
             RankJvmDefaults.notOverridden(defaults, List.of(),
                 Map.of("JDK_JAVA_OPTIONS", " -XX:+UseParallelGC", "JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=/y")),
             "options in the JVM's own environment variables count as the user's");
+    }
+
+    @Test
+    void classDataArchiveIsNamedByJvmAndJars(@TempDir final Path tmp) throws Exception
+    {
+        final Path jar = Files.writeString(tmp.resolve("a.jar"), "x");
+        final List<String> jars = List.of(jar.toString());
+        final ClassDataArchive one = ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1"));
+        assertEquals(one.file(), ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1")).file());
+        assertTrue(one.file().getFileName().toString().matches("shmpi-.+-[0-9a-f]+-[0-9a-f]+\\.jsa"), one.file().toString());
+        assertFalse(one.exists());
+        final String otherJvm = ClassDataArchive.of(tmp, "/jdk25/bin/java", jars, List.of("-Dx=1")).file().toString();
+        assertFalse(otherJvm.equals(one.file().toString()), "another JVM, another archive");
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
+        final Path rebuilt = ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1")).file();
+        assertFalse(rebuilt.equals(one.file()), "a rebuilt jar, another archive");
+        final String name = one.file().getFileName().toString();
+        assertEquals(name.substring(0, name.lastIndexOf('-')),
+            rebuilt.getFileName().toString().substring(0, name.lastIndexOf('-')), "same JVM and paths: same prefix");
+        assertEquals(List.of("-XX:SharedArchiveFile=" + one.file(), "-Xshare:auto", "-Xlog:cds*=off"), one.rankFlags());
+    }
+
+    @Test
+    void classDataArchiveDirectory(@TempDir final Path tmp)
+    {
+        assertNull(ClassDataArchive.directory("none", tmp.toString(), Map.of()));
+        assertEquals(tmp.resolve("mine"), ClassDataArchive.directory(tmp.resolve("mine").toString(), null, Map.of()));
+        assertEquals(tmp.resolve("home/lib/cds"), ClassDataArchive.directory(null, tmp.resolve("home").toString(), Map.of()));
+        assertEquals(tmp.resolve("xdg/shmpi/cds"),
+            ClassDataArchive.directory(null, null, Map.of("XDG_CACHE_HOME", tmp.resolve("xdg").toString())));
     }
 
     @Test
