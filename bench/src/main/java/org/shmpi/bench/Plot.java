@@ -150,6 +150,9 @@ public final class Plot
                 return new String[] {"Message rate (osu_mbw_mr), np 2 - higher is better", "messages/s"};
             case "barrier":
                 return new String[] {"Barrier (osu_barrier) - lower is better", "time per barrier (µs)"};
+            case "ring":
+                return new String[] {"Short token ring (200 warm-up + 2000 laps, fresh job) - lower is better",
+                    "time per hop (µs)"};
             default:
                 return new String[] {benchmark, "value"};
         }
@@ -198,7 +201,7 @@ public final class Plot
 
     private static String svg(final String benchmark, final Map<String, List<Point>> bySystem)
     {
-        final boolean ranks = "barrier".equals(benchmark);
+        final boolean ranks = "barrier".equals(benchmark) || "ring".equals(benchmark);
         final String[] text = describe(benchmark);
         double xmin = Double.MAX_VALUE;
         double xmax = -Double.MAX_VALUE;

@@ -5,13 +5,12 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.shmpi.affinity.Binding;
-import org.shmpi.affinity.CpuSet;
 import org.shmpi.affinity.MappingPolicy;
-import org.shmpi.affinity.RankMapper;
 import org.shmpi.affinity.Topology;
 import org.shmpi.shm.AbortKind;
 import org.shmpi.shm.JobDirectory;
@@ -39,6 +38,9 @@ final class Job
     private final ShmpiConfig config;
     private final List<String> shmpiClasspath;
     private final List<String> rankJvmFlags;
+    private final List<String> defaultJvmFlags;
+    private final ClassDataArchive archive;
+    private boolean buildArchive;
     private final PrintStream err;
     private final Object outputLock = new Object();
 
@@ -54,8 +56,11 @@ final class Job
     private String reason;
 
     Job(final LaunchOptions options, final ShmpiConfig config, final List<String> shmpiClasspath,
-        final List<String> rankJvmFlags, final PrintStream err)
+        final List<String> rankJvmFlags, final List<String> defaultJvmFlags, final ClassDataArchive archive,
+        final PrintStream err)
     {
+        this.defaultJvmFlags = defaultJvmFlags;
+        this.archive = archive;
         this.options = options;
         this.config = config;
         this.shmpiClasspath = shmpiClasspath;
@@ -119,6 +124,11 @@ final class Job
         {
             err.println(reason);
         }
+        if (buildArchive)
+        {
+            // After the job, so that it does not compete with the ranks for CPU.
+            archive.startBuild(javaCommand(), rankJvmFlags);
+        }
         return status;
     }
 
@@ -140,31 +150,45 @@ final class Job
 
     private void startRanks() throws IOException
     {
-        final List<CpuSet> bindings = new ArrayList<>();
-        if (options.bindTo != MappingPolicy.NONE)
-        {
-            final Topology topology = Topology.detect(System.getProperties());
-            bindings.addAll(new RankMapper(topology, options.bindTo).map(options.np));
-        }
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final List<String> cp = new ArrayList<>(options.classpath);
-        if (cp.isEmpty())
+        final RankPlacement placement = placement();
+        final String java = javaCommand();
+        // shmpi's jars first: its class-data archive holds them, and the JVM uses an archive only
+        // when the class path it was made with is a prefix of the rank's.
+        final List<String> cp = new ArrayList<>(shmpiClasspath);
+        if (options.classpath.isEmpty())
         {
             final String envCp = System.getenv("CLASSPATH");
             cp.add(envCp != null && !envCp.isEmpty() ? envCp : ".");
         }
-        cp.addAll(shmpiClasspath);
+        cp.addAll(options.classpath);
         final String classpath = String.join(File.pathSeparator, cp);
+        final Map<String, String> rankEnv = new HashMap<>(System.getenv());
+        rankEnv.putAll(options.env);
+        final List<String> defaultFlags = new ArrayList<>(
+            RankJvmDefaults.notOverridden(defaultJvmFlags, options.jvmArgs, rankEnv));
+        if (archive != null &&
+            RankJvmDefaults.notOverridden(archive.rankFlags(), options.jvmArgs, rankEnv).equals(archive.rankFlags()))
+        {
+            if (archive.exists())
+            {
+                defaultFlags.addAll(archive.rankFlags());
+            }
+            else
+            {
+                buildArchive = true;
+            }
+        }
 
         for (int rank = 0; rank < options.np; rank++)
         {
             final List<String> cmd = new ArrayList<>();
-            if (!bindings.isEmpty())
+            if (placement.binds())
             {
-                cmd.addAll(Binding.taskset(bindings.get(rank)));
+                cmd.addAll(Binding.taskset(placement.cpusOf(rank)));
             }
             cmd.add(java);
             cmd.addAll(rankJvmFlags);
+            cmd.addAll(defaultFlags);
             cmd.addAll(options.jvmArgs);
             cmd.add("-cp");
             cmd.add(classpath);
@@ -212,13 +236,41 @@ final class Job
             pumps.add(errPump);
             if (options.reportBindings)
             {
-                final String where = bindings.isEmpty() ? "not bound" : "bound to CPUs " + bindings.get(rank);
                 synchronized (outputLock)
                 {
-                    err.println("shmrun: rank " + rank + " (pid " + process.pid() + ") " + where);
+                    err.println("shmrun: rank " + rank + " (pid " + process.pid() + ") " + placement.describe(rank));
                 }
             }
         }
+    }
+
+    private RankPlacement placement()
+    {
+        if (options.bindTo == MappingPolicy.NONE)
+        {
+            return RankPlacement.unbound("--bind-to none");
+        }
+        final Topology topology;
+        try
+        {
+            topology = Topology.detect(System.getProperties());
+        }
+        catch (final RuntimeException ex)
+        {
+            if (options.bindTo != null)
+            {
+                throw ex;
+            }
+            // Only the default binding needs the topology: without one, bind nothing.
+            return RankPlacement.unbound("default: topology unknown: " + ex.getMessage());
+        }
+        return RankPlacement.decide(options.bindTo, topology, options.np);
+    }
+
+    /** @return the JVM of the ranks: the launcher's own. */
+    static String javaCommand()
+    {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     private void monitor()

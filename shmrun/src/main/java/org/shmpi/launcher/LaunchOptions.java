@@ -39,11 +39,14 @@ public final class LaunchOptions
 
     Action action = Action.RUN;
     int np = -1;
-    MappingPolicy bindTo = MappingPolicy.NONE;
+    /** {@code --bind-to}; null: the default (see {@link RankPlacement}). */
+    MappingPolicy bindTo;
     boolean reportBindings;
     long timeoutSeconds;
     boolean tagOutput;
     boolean keepShm;
+    /** {@code --jvm-defaults}: null (the setting decides), {@code default}, {@code none}, or flags. */
+    String jvmDefaults;
     final Map<String, String> env = new LinkedHashMap<>();
     final List<String> jvmArgs = new ArrayList<>();
     final List<String> classpath = new ArrayList<>();
@@ -131,6 +134,10 @@ public final class LaunchOptions
                     }
                     break;
                 }
+                case "--jvm-defaults":
+                    o.jvmDefaults = value(a, args, i);
+                    i += hasInlineValue(a) ? 0 : 1;
+                    break;
                 case "--jvm-arg":
                     o.jvmArgs.add(value(a, args, i));
                     i += hasInlineValue(a) ? 0 : 1;
@@ -359,6 +366,30 @@ public final class LaunchOptions
     public Map<String, String> env()
     {
         return env;
+    }
+
+    /**
+     * The value of the setting {@value RankJvmDefaults#PROP_NAME} given to the ranks as
+     * {@code -D} or {@code --mca} (the last one), or null.
+     */
+    String jvmDefaultsSetting()
+    {
+        return rankProperty(RankJvmDefaults.PROP_NAME);
+    }
+
+    /** @return the last {@code -Dname=value} among the ranks' JVM options, or null. */
+    String rankProperty(final String name)
+    {
+        final String prefix = "-D" + name + "=";
+        String value = null;
+        for (final String a : jvmArgs)
+        {
+            if (a.startsWith(prefix))
+            {
+                value = a.substring(prefix.length());
+            }
+        }
+        return value;
     }
 
     /** A command line that shmrun cannot run; the message says which word is wrong. */

@@ -81,7 +81,13 @@ public final class Shmrun
                 }
                 case RUN:
                 default:
-                    return new Job(options, config, shmpiClasspath(), rankJvmFlags(), err).run();
+                    {
+                    final List<String> jars = shmpiClasspath();
+                    final String setting = jvmDefaultsSetting(options);
+                    return new Job(options, config, jars, rankJvmFlags(),
+                        RankJvmDefaults.selected(options.jvmDefaults, setting),
+                        RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(options, jars) : null, err).run();
+                }
             }
         }
         catch (final IOException ex)
@@ -124,6 +130,44 @@ public final class Shmrun
         return list;
     }
 
+    /**
+     * The setting of the ranks' default JVM flags ({@link RankJvmDefaults}): as given to the ranks
+     * ({@code -D}/{@code --mca}), else this JVM's property, else the environment; null if unset.
+     */
+    static String jvmDefaultsSetting(final LaunchOptions options)
+    {
+        String setting = options.jvmDefaultsSetting();
+        if (setting == null)
+        {
+            setting = System.getProperty(RankJvmDefaults.PROP_NAME);
+        }
+        if (setting == null)
+        {
+            setting = System.getenv(RankJvmDefaults.ENV_NAME);
+        }
+        return setting;
+    }
+
+    /**
+     * @return the class-data archive of these jars for this JVM, or null when switched off; its
+     *         directory is the setting {@value ClassDataArchive#DIR_PROP} as given to the ranks, else
+     *         this JVM's property, else the environment, else the default
+     */
+    static ClassDataArchive archive(final LaunchOptions options, final List<String> jars)
+    {
+        String setting = options.rankProperty(ClassDataArchive.DIR_PROP);
+        if (setting == null)
+        {
+            setting = System.getProperty(ClassDataArchive.DIR_PROP);
+        }
+        if (setting == null)
+        {
+            setting = System.getenv(ClassDataArchive.DIR_ENV);
+        }
+        final Path dir = ClassDataArchive.directory(setting, System.getProperty(HOME_PROP), System.getenv());
+        return dir == null ? null : ClassDataArchive.of(dir, Job.javaCommand(), jars, rankJvmFlags());
+    }
+
     static String usage()
     {
         return String.join("\n",
@@ -137,13 +181,16 @@ public final class Shmrun
             "Options:",
             "  -np N, -n N            number of ranks",
             "  --bind-to core|numa|none  pin each rank to a core (round robin over the allowed",
-            "                         CPUs, one hardware thread per core first) or a NUMA node",
-            "  --report-bindings      print where each rank is bound",
+            "                         CPUs, one hardware thread per core first) or a NUMA node;",
+            "                         default: core when the ranks fit on the allowed cores, else none",
+            "  --report-bindings      print where each rank is bound, and why",
             "  --timeout SECONDS      abort the job when it runs longer (exit status 124)",
             "  --tag-output           prefix each output line with [1,rank]<stdout>: or <stderr>:",
             "  -x NAME[=VALUE]        pass an environment variable to every rank",
             "  -DNAME=VALUE           set a system property in every rank",
-            "  --jvm-arg ARG          pass a JVM option to every rank",
+            "  --jvm-arg ARG          pass a JVM option to every rank (it wins over shmrun's defaults)",
+            "  --jvm-defaults none|default|'FLAGS'  drop or replace shmrun's default JVM flags of",
+            "                         the ranks (also -Dshmpi.launcher.jvm.defaults=...)",
             "  --mca NAME VALUE       set the shmpi setting shmpi.NAME in every rank",
             "  --keep-shm             keep the job directory in /dev/shm for inspection",
             "  --cleanup              remove job directories left by dead jobs (never a live one's)",

@@ -1,14 +1,22 @@
 package org.shmpi.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.shmpi.affinity.CpuSet;
 import org.shmpi.affinity.MappingPolicy;
+import org.shmpi.affinity.Topology;
 
 class LaunchOptionsTest
 {
@@ -51,6 +59,161 @@ class LaunchOptionsTest
         assertEquals(7, o.timeoutSeconds);
         assertEquals(Map.of("A", "1", "HOME_VAR", "from-caller"), o.env());
         assertEquals(List.of("-Dp=q", "-Xss1m", "-Dshmpi.ring.capacity=65536"), o.jvmArgs());
+    }
+
+    /** Two cores of two hardware threads (CPUs 0,2 and 1,3), the allowed CPUs as given. */
+    private static Topology twoCoresTwoThreads(final String allowed)
+    {
+        return Topology.parse(String.join("\n",
+            "cpu 0 core=0 package=0 node=0",
+            "cpu 1 core=1 package=0 node=0",
+            "cpu 2 core=0 package=0 node=0",
+            "cpu 3 core=1 package=0 node=0",
+            "allowed " + allowed));
+    }
+
+    /** This machine's kind: two CPUs, one thread per core. */
+    private static final Topology TWO_CPUS = Topology.parse("cpu 0 core=0\ncpu 1 core=1\n");
+
+    @Test
+    void bindingDefaultsToCoreWhenTheRanksFit()
+    {
+        assertNull(parse("-np", "2", "-cp", ".", "M").bindTo, "no --bind-to: the default decides");
+        final RankPlacement one = RankPlacement.decide(null, TWO_CPUS, 1);
+        assertEquals(MappingPolicy.CORE, one.policy());
+        assertEquals(CpuSet.of(0), one.cpusOf(0));
+        final RankPlacement two = RankPlacement.decide(null, TWO_CPUS, 2);
+        assertEquals(MappingPolicy.CORE, two.policy());
+        assertEquals(CpuSet.of(0), two.cpusOf(0));
+        assertEquals(CpuSet.of(1), two.cpusOf(1));
+        assertEquals("bound to CPUs 1 (default: 2 ranks on 2 cores)", two.describe(1));
+    }
+
+    @Test
+    void bindingDefaultsToNoneWithMoreRanksThanCores()
+    {
+        for (final int np : new int[] {3, 4, 8})
+        {
+            final RankPlacement p = RankPlacement.decide(null, TWO_CPUS, np);
+            assertEquals(MappingPolicy.NONE, p.policy());
+            assertTrue(p.cpusOf(np - 1).isEmpty());
+            assertEquals("not bound (default: " + np + " ranks > 2 cores)", p.describe(0));
+        }
+    }
+
+    @Test
+    void bindingDefaultCountsCoresNotHardwareThreads()
+    {
+        final Topology t = twoCoresTwoThreads("0-3");
+        assertEquals(2, RankPlacement.allowedCores(t));
+        final RankPlacement two = RankPlacement.decide(null, t, 2);
+        assertEquals(MappingPolicy.CORE, two.policy());
+        assertEquals(CpuSet.of(0), two.cpusOf(0));
+        assertEquals(CpuSet.of(1), two.cpusOf(1), "two ranks on two different cores, not on siblings");
+        assertEquals(MappingPolicy.NONE, RankPlacement.decide(null, t, 3).policy(), "3 ranks, 2 cores");
+    }
+
+    @Test
+    void bindingDefaultCountsOnlyAllowedCores()
+    {
+        final Topology t = twoCoresTwoThreads("0,2");
+        assertEquals(1, RankPlacement.allowedCores(t));
+        assertEquals(MappingPolicy.CORE, RankPlacement.decide(null, t, 1).policy());
+        assertEquals(MappingPolicy.NONE, RankPlacement.decide(null, t, 2).policy());
+    }
+
+    @Test
+    void explicitBindingWins()
+    {
+        assertEquals(MappingPolicy.NONE, parse("-np", "2", "--bind-to", "none", "-cp", ".", "M").bindTo);
+        final RankPlacement none = RankPlacement.unbound("--bind-to none");
+        assertEquals(MappingPolicy.NONE, none.policy());
+        assertEquals("not bound (--bind-to none)", none.describe(1));
+        final RankPlacement core = RankPlacement.decide(MappingPolicy.CORE, TWO_CPUS, 4);
+        assertEquals(MappingPolicy.CORE, core.policy(), "--bind-to core binds even oversubscribed ranks");
+        assertEquals(CpuSet.of(1), core.cpusOf(3));
+        assertEquals("bound to CPUs 1 (--bind-to core)", core.describe(3));
+        final RankPlacement numa = RankPlacement.decide(MappingPolicy.NUMA, TWO_CPUS, 2);
+        assertEquals(CpuSet.parse("0-1"), numa.cpusOf(1));
+    }
+
+    @Test
+    void jvmDefaultsAreOursUnlessDroppedOrReplaced()
+    {
+        final List<String> ours = RankJvmDefaults.selected(null, null);
+        assertEquals(RankJvmDefaults.FLAGS, ours.subList(0, RankJvmDefaults.FLAGS.size()));
+        assertEquals(ours, RankJvmDefaults.selected("default", "none"));
+        assertEquals(List.of(), RankJvmDefaults.selected("none", null));
+        assertEquals(List.of(), RankJvmDefaults.selected(null, " NONE "));
+        assertEquals(List.of("-Xint", "-Xss2m"), RankJvmDefaults.selected(null, "-Xint  -Xss2m"));
+        assertEquals(List.of(), RankJvmDefaults.selected("none", "-Xint"), "the option wins over the setting");
+
+        assertEquals("none", parse("-np", "2", "--jvm-defaults", "none", "-cp", ".", "M").jvmDefaults);
+        assertEquals("none", parse("-np", "2", "--jvm-defaults=none", "-cp", ".", "M").jvmDefaults);
+        assertEquals("none", parse("-np", "2", "--mca", "launcher.jvm.defaults", "none", "-cp", ".", "M")
+            .jvmDefaultsSetting());
+        assertEquals("-Xint", parse("-np", "2", "-Dshmpi.launcher.jvm.defaults=-Xint", "-cp", ".", "M")
+            .jvmDefaultsSetting());
+        assertNull(parse("-np", "2", "-cp", ".", "M").jvmDefaultsSetting());
+    }
+
+    @Test
+    void jnaFindsLibrariesWithoutRunningLdconfig()
+    {
+        final String flag = RankJvmDefaults.jnaPlatformPath("Linux", "amd64");
+        assertTrue(flag.startsWith("-Djna.platform.library.path="), flag);
+        assertNull(RankJvmDefaults.jnaPlatformPath("Mac OS X", "aarch64"));
+        assertEquals(List.of(), RankJvmDefaults.notOverridden(List.of(flag),
+            List.of("-Djna.platform.library.path=/opt/lib"), Map.of()), "the user's path wins");
+    }
+
+    @Test
+    void userJvmOptionsWinOverDefaults()
+    {
+        final List<String> defaults = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "-Xshare:auto", "-XX:SharedArchiveFile=/x.jsa", "-XX:CompileThresholdScaling=0.1", "-Dshmpi.a=1");
+        assertEquals(defaults, RankJvmDefaults.notOverridden(defaults, List.of("-Xmx1g", "-Dother=2"), Map.of()));
+        assertEquals(List.of("-Xss512k", "-XX:CompileThresholdScaling=0.1", "-Dshmpi.a=1"),
+            RankJvmDefaults.notOverridden(defaults,
+                List.of("-XX:+UseG1GC", "-XX:TieredStopAtLevel=4", "-Xshare:off"), Map.of()));
+        assertEquals(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+            "-XX:SharedArchiveFile=/x.jsa"),
+            RankJvmDefaults.notOverridden(defaults, List.of("-Xss2m", "-XX:-CompileThresholdScaling", "-Dshmpi.a=3"),
+                Map.of()));
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:CompileThresholdScaling=0.1", "-Dshmpi.a=1"),
+            RankJvmDefaults.notOverridden(defaults, List.of(),
+                Map.of("JDK_JAVA_OPTIONS", " -XX:+UseParallelGC", "JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=/y")),
+            "options in the JVM's own environment variables count as the user's");
+    }
+
+    @Test
+    void classDataArchiveIsNamedByJvmAndJars(@TempDir final Path tmp) throws Exception
+    {
+        final Path jar = Files.writeString(tmp.resolve("a.jar"), "x");
+        final List<String> jars = List.of(jar.toString());
+        final ClassDataArchive one = ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1"));
+        assertEquals(one.file(), ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1")).file());
+        assertTrue(one.file().getFileName().toString().matches("shmpi-.+-[0-9a-f]+-[0-9a-f]+\\.jsa"), one.file().toString());
+        assertFalse(one.exists());
+        final String otherJvm = ClassDataArchive.of(tmp, "/jdk25/bin/java", jars, List.of("-Dx=1")).file().toString();
+        assertFalse(otherJvm.equals(one.file().toString()), "another JVM, another archive");
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
+        final Path rebuilt = ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1")).file();
+        assertFalse(rebuilt.equals(one.file()), "a rebuilt jar, another archive");
+        final String name = one.file().getFileName().toString();
+        assertEquals(name.substring(0, name.lastIndexOf('-')),
+            rebuilt.getFileName().toString().substring(0, name.lastIndexOf('-')), "same JVM and paths: same prefix");
+        assertEquals(List.of("-XX:SharedArchiveFile=" + one.file(), "-Xshare:auto", "-Xlog:cds*=off"), one.rankFlags());
+    }
+
+    @Test
+    void classDataArchiveDirectory(@TempDir final Path tmp)
+    {
+        assertNull(ClassDataArchive.directory("none", tmp.toString(), Map.of()));
+        assertEquals(tmp.resolve("mine"), ClassDataArchive.directory(tmp.resolve("mine").toString(), null, Map.of()));
+        assertEquals(tmp.resolve("home/lib/cds"), ClassDataArchive.directory(null, tmp.resolve("home").toString(), Map.of()));
+        assertEquals(tmp.resolve("xdg/shmpi/cds"),
+            ClassDataArchive.directory(null, null, Map.of("XDG_CACHE_HOME", tmp.resolve("xdg").toString())));
     }
 
     @Test

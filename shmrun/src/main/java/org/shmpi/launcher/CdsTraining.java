@@ -1,0 +1,75 @@
+package org.shmpi.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.Enumeration;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * What the class-data archive of shmpi is made from ({@link ClassDataArchive}): run once with
+ * {@code -XX:ArchiveClassesAtExit}, as a job of one rank, it goes through what a short job does
+ * (start-up, point-to-point in every common form, a barrier, shut-down), so that the classes,
+ * lambdas and method handles on that path are archived, and it loads every other class of
+ * shmpi's jars without initializing them.
+ */
+public final class CdsTraining
+{
+    private CdsTraining()
+    {
+    }
+
+    public static void main(final String[] args) throws IOException
+    {
+        MPI.Init(args);
+        final int[] out = {42};
+        final int[] in = new int[1];
+        for (int i = 0; i < 1_000; i++)
+        {
+            final Request r = MPI.COMM_WORLD.iRecv(in, 1, MPI.INT, 0, 1);
+            MPI.COMM_WORLD.send(out, 1, MPI.INT, 0, 1);
+            r.waitFor();
+            MPI.COMM_WORLD.iSend(out, 1, MPI.INT, 0, 2).waitFor();
+            MPI.COMM_WORLD.probe(MPI.ANY_SOURCE, MPI.ANY_TAG);
+            MPI.COMM_WORLD.recv(in, 1, MPI.INT, MPI.ANY_SOURCE, 2);
+            MPI.COMM_WORLD.sendRecv(out, 1, MPI.INT, 0, 3, in, 1, MPI.INT, 0, 3);
+        }
+        MPI.COMM_WORLD.barrier();
+        MPI.Finalize();
+        loadShmpiClasses();
+    }
+
+    private static void loadShmpiClasses() throws IOException
+    {
+        final ClassLoader loader = CdsTraining.class.getClassLoader();
+        for (final String entry : System.getProperty("java.class.path").split(File.pathSeparator))
+        {
+            if (!new File(entry).getName().startsWith("shmpi-") || !entry.endsWith(".jar"))
+            {
+                continue;
+            }
+            try (JarFile jar = new JarFile(entry))
+            {
+                final Enumeration<JarEntry> entries = jar.entries();
+                while (entries.hasMoreElements())
+                {
+                    final String name = entries.nextElement().getName();
+                    if (name.endsWith(".class") && !name.contains("-"))
+                    {
+                        try
+                        {
+                            Class.forName(name.substring(0, name.length() - 6).replace('/', '.'), false, loader);
+                        }
+                        catch (final ClassNotFoundException | LinkageError ignore)
+                        {
+                            // Not loadable here (an optional dependency): not archived.
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
