@@ -96,7 +96,7 @@ final class RendezvousProtocol
         tokens.awaitReply(s);
         // Release inside commit: publishes the RTS written above.
         ring.commit(index);
-        target.wakeWord().wakeIfSleeping();
+        target.wakeWord().wakeIfSleepingAfterClaim();
         return true;
     }
 
@@ -171,7 +171,7 @@ final class RendezvousProtocol
             }
             if (fragments > 0)
             {
-                target.wakeWord().wakeIfSleeping();
+                target.wakeWord().wakeIfSleepingAfterClaim();
                 work += fragments;
             }
             if (s.sent >= s.length)

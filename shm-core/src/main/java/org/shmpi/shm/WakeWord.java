@@ -66,6 +66,22 @@ public final class WakeWord
         }
     }
 
+    /**
+     * Producer: as {@link #wakeIfSleeping()}, for a producer whose publication began with a
+     * volatile read-modify-write of the very word the consumer re-checks after announcing sleep
+     * (a ring's tail, CAS'd by the claim). That CAS and the volatile load of this word are both
+     * in the synchronization order, as are the consumer's volatile store of SLEEPING and its
+     * volatile load of the tail: either the consumer sees the tail moved and does not sleep, or
+     * this load sees SLEEPING. No extra fence is needed.
+     */
+    public void wakeIfSleepingAfterClaim()
+    {
+        if (buffer.getIntVolatile(offset) == SLEEPING && buffer.compareAndSetInt(offset, SLEEPING, AWAKE))
+        {
+            futex.wake(address, Integer.MAX_VALUE);
+        }
+    }
+
     /** Whether the consumer announced it sleeps (volatile load; for tests and diagnostics). */
     public boolean isSleeping()
     {
