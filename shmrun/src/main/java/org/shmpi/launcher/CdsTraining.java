@@ -8,6 +8,7 @@ import java.util.jar.JarFile;
 
 import mpi.MPI;
 import mpi.Request;
+import org.shmpi.affinity.Topology;
 
 /**
  * What the class-data archive of shmpi is made from ({@link ClassDataArchive}): run once with
@@ -39,7 +40,25 @@ public final class CdsTraining
         }
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
+        launcherPath();
         loadShmpiClasses();
+    }
+
+    /** What the launcher itself runs before its first rank starts (it uses the archive too). */
+    private static void launcherPath() throws IOException
+    {
+        LaunchOptions.parse(new String[] {"-np", "2", "--report-bindings", "-cp", ".", "Main", "arg"}, System.getenv());
+        RankPlacement.decide(null, Topology.detect(System.getProperties()), 2);
+        final Process p = new ProcessBuilder("/bin/sh", "-c", "exit 0")
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        try
+        {
+            p.waitFor();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void loadShmpiClasses() throws IOException

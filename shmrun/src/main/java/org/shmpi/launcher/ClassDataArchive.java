@@ -29,12 +29,16 @@ import org.shmpi.shm.RankProcess;
  * written, else {@code $XDG_CACHE_HOME/shmpi/cds} (or {@code ~/.cache/shmpi/cds}); {@code none}
  * switches the archive off, as do {@code --jvm-defaults none} and a user's own {@code -Xshare}
  * or archive flag. The JVM's CDS log is switched off for the ranks, so that an archive the JVM
- * refuses after all (it then runs without) prints nothing into the job's output.
+ * refuses after all (it then runs without) prints nothing into the job's output. The launcher's
+ * own JVM uses the newest archive of {@code <shmpi home>/lib/cds} too ({@value #LAUNCHER_LINK},
+ * see {@code bin/shmrun}), since its class path is the same jars.
  */
 final class ClassDataArchive
 {
     static final String DIR_PROP = "shmpi.launcher.cds.dir";
     static final String DIR_ENV = "SHMPI_LAUNCHER_CDS_DIR";
+    /** The link to the newest archive, which {@code bin/shmrun} gives the launcher's own JVM. */
+    static final String LAUNCHER_LINK = "launcher.jsa";
     /** A lock older than this belongs to a build that died; the next launcher tries again. */
     private static final long STALE_LOCK_MS = 120_000;
 
@@ -204,8 +208,9 @@ final class ClassDataArchive
             cmd.add("/bin/sh");
             cmd.add("-c");
             // $1 archive, $2 temporary file, $3 lock, then the training JVM's command line.
-            cmd.add("a=\"$1\" t=\"$2\" l=\"$3\"; shift 3; \"$@\" && [ -s \"$t\" ] && mv -f \"$t\" \"$a\"; " +
-                "s=$?; rm -f \"$t\" \"$l\"; exit $s");
+            // The launcher (bin/shmrun) uses the newest archive too, through the link launcher.jsa.
+            cmd.add("a=\"$1\" t=\"$2\" l=\"$3\"; shift 3; \"$@\" && [ -s \"$t\" ] && mv -f \"$t\" \"$a\" && " +
+                "ln -sfn \"${a##*/}\" \"${a%/*}/" + LAUNCHER_LINK + "\"; s=$?; rm -f \"$t\" \"$l\"; exit $s");
             cmd.add("shmpi-cds-build");
             cmd.add(archive.toString());
             cmd.add(tmp.toString());

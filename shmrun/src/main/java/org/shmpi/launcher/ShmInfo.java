@@ -42,6 +42,25 @@ public final class ShmInfo
         {
             sb.append("  ").append(line).append('\n');
         }
+        sb.append('\n').append("Launcher (rank JVMs):\n");
+        final String setting = System.getProperty(RankJvmDefaults.PROP_NAME, System.getenv(RankJvmDefaults.ENV_NAME));
+        sb.append("  ").append(RankJvmDefaults.PROP_NAME).append(" / ").append(RankJvmDefaults.ENV_NAME).append(" = ")
+            .append(setting == null ? "default" : setting).append('\n');
+        sb.append("  default JVM flags: ").append(String.join(" ", RankJvmDefaults.selected(null, setting))).append('\n');
+        String dir = System.getProperty(ClassDataArchive.DIR_PROP, System.getenv(ClassDataArchive.DIR_ENV));
+        ClassDataArchive archive = null;
+        try
+        {
+            archive = RankJvmDefaults.isDefault(null, setting) ? Shmrun.archive(null, Shmrun.shmpiClasspath()) : null;
+        }
+        catch (final java.io.IOException | RuntimeException ex)
+        {
+            dir = "(" + ex.getMessage() + ")";
+        }
+        sb.append("  ").append(ClassDataArchive.DIR_PROP).append(" / ").append(ClassDataArchive.DIR_ENV).append(" = ")
+            .append(dir == null ? "(default)" : dir).append('\n');
+        sb.append("  class-data archive: ").append(archive == null ? "none" :
+            archive.file() + (archive.exists() ? " (built)" : " (built after the next job)")).append('\n');
         sb.append('\n').append("Settings (system property / environment variable = value):\n");
         for (final Map.Entry<String, String> e : config.effectiveValues().entrySet())
         {

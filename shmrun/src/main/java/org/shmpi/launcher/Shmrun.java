@@ -149,13 +149,14 @@ public final class Shmrun
     }
 
     /**
+     * @param options the command line, or null (shminfo)
      * @return the class-data archive of these jars for this JVM, or null when switched off; its
      *         directory is the setting {@value ClassDataArchive#DIR_PROP} as given to the ranks, else
      *         this JVM's property, else the environment, else the default
      */
     static ClassDataArchive archive(final LaunchOptions options, final List<String> jars)
     {
-        String setting = options.rankProperty(ClassDataArchive.DIR_PROP);
+        String setting = options == null ? null : options.rankProperty(ClassDataArchive.DIR_PROP);
         if (setting == null)
         {
             setting = System.getProperty(ClassDataArchive.DIR_PROP);

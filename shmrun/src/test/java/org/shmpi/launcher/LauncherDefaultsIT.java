@@ -134,6 +134,8 @@ class LauncherDefaultsIT
             Thread.sleep(100);
         }
         assertEquals(1, archives(cds).size(), "one archive built in the background: " + listing(cds));
+        assertEquals(archives(cds).get(0).getFileName(),
+            Files.readSymbolicLink(cds.resolve(ClassDataArchive.LAUNCHER_LINK)), "the launcher's link to it");
         final Result second = ShmrunHarness.start("cds-second", env, null, args).finish(60);
         assertEquals(0, second.exit, second.toString());
         assertEquals("", second.err, "nothing from the JVM about the archive");
@@ -147,7 +149,8 @@ class LauncherDefaultsIT
     {
         try (Stream<Path> files = Files.list(dir))
         {
-            return files.filter(p -> p.getFileName().toString().endsWith(".jsa")).collect(Collectors.toList());
+            return files.filter(p -> p.getFileName().toString().startsWith("shmpi-") &&
+                p.getFileName().toString().endsWith(".jsa")).collect(Collectors.toList());
         }
     }
 
