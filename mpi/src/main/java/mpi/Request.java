@@ -146,6 +146,30 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAIT} without a status. */
     public final void waitFor()
     {
+        MPI.check();
+        final EngineRequest op = operation;
+        // A plain request on an engine operation: wait without building a status, and build one
+        // only if there is an error to report (persistent and generalized requests, and
+        // requests completed without the engine, take the general path).
+        if (op != null && completedStatus == null && !nullHandle && getClass() == Request.class)
+        {
+            if (!op.isComplete())
+            {
+                try
+                {
+                    engine().await(op);
+                }
+                catch (final RuntimeException ex)
+                {
+                    throw (comm == null ? MPI.COMM_WORLD : comm).handle(ex);
+                }
+            }
+            if (op.errorClass() == MPI.SUCCESS && !op.isCancelled())
+            {
+                consume();
+                return;
+            }
+        }
         waitStatus();
     }
 
