@@ -171,36 +171,10 @@ public final class ProgressEngine
     /** Blocks until {@code request} completes, driving progress and idling between cycles. */
     public void await(final EngineRequest request)
     {
-        if (request.complete)
+        if (!request.complete)
         {
-            return;
+            waitLoop(request, null);
         }
-        final BackoffIdler idler = idler();
-        idler.reset();
-        lock();
-        try
-        {
-            while (!request.complete)
-            {
-                if (progressLocked() > 0)
-                {
-                    idler.reset();
-                    drainCallbacks();
-                    continue;
-                }
-                if (request.complete)
-                {
-                    break;
-                }
-                idle(idler);
-                checkAborted();
-            }
-        }
-        finally
-        {
-            unlock();
-        }
-        runCallbacks();
     }
 
     /**
@@ -209,12 +183,21 @@ public final class ProgressEngine
      */
     public void awaitUntil(final BooleanSupplier done)
     {
+        waitLoop(null, done);
+    }
+
+    /**
+     * The one wait loop: until {@code request} is complete (when given: a field read, no lambda on
+     * the hot path) or {@code done} is true, run duty cycles, and idle when one did nothing.
+     */
+    private void waitLoop(final EngineRequest request, final BooleanSupplier done)
+    {
         final BackoffIdler idler = idler();
         idler.reset();
         lock();
         try
         {
-            while (!done.getAsBoolean())
+            while (!(request != null ? request.complete : done.getAsBoolean()))
             {
                 if (progressLocked() > 0)
                 {
@@ -222,7 +205,7 @@ public final class ProgressEngine
                     drainCallbacks();
                     continue;
                 }
-                if (done.getAsBoolean())
+                if (request != null ? request.complete : done.getAsBoolean())
                 {
                     break;
                 }

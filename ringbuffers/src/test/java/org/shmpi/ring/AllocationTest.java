@@ -1,12 +1,10 @@
 package org.shmpi.ring;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.agrona.BufferUtil;
@@ -36,11 +34,7 @@ class AllocationTest
     @AfterEach
     void removeJob() throws IOException
     {
-        if (job != null)
-        {
-            job.close();
-            assertFalse(Files.exists(job.root()), "job directory left in /dev/shm");
-        }
+        ThreadedJob.closeAndCheckRemoved(job);
     }
 
     private static long allocatedBytes()

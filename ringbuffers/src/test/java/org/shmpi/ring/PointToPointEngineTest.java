@@ -7,7 +7,6 @@ import static org.shmpi.ring.RecvRequest.ANY_SOURCE;
 import static org.shmpi.ring.RecvRequest.ANY_TAG;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -42,11 +41,7 @@ class PointToPointEngineTest
     @AfterEach
     void removeJob() throws IOException
     {
-        if (job != null)
-        {
-            job.close();
-            assertFalse(Files.exists(job.root()), "job directory left in /dev/shm");
-        }
+        ThreadedJob.closeAndCheckRemoved(job);
     }
 
     static Stream<Arguments> configs()

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -26,11 +25,7 @@ class ProgressEngineTest
     @AfterEach
     void removeJob() throws IOException
     {
-        if (job != null)
-        {
-            job.close();
-            assertFalse(Files.exists(job.root()), "job directory left in /dev/shm");
-        }
+        ThreadedJob.closeAndCheckRemoved(job);
     }
 
     @Test

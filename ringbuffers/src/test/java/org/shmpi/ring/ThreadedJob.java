@@ -275,6 +275,16 @@ final class ThreadedJob implements AutoCloseable
     }
 
     /** Unmaps everything (unless a rank thread is still running) and deletes the /dev/shm directory. */
+    /** For a test's {@code @AfterEach}: closes {@code job} (if started) and fails if its directory is left. */
+    static void closeAndCheckRemoved(final ThreadedJob job) throws IOException
+    {
+        if (job != null)
+        {
+            job.close();
+            org.junit.jupiter.api.Assertions.assertFalse(Files.exists(job.root()), "job directory left in /dev/shm");
+        }
+    }
+
     @Override
     public void close() throws IOException
     {
