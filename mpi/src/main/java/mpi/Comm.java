@@ -9,6 +9,7 @@ import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.ring.RecvRequest;
 import org.shmpi.ring.SendRequest;
 import org.shmpi.ring.UnexpectedMessage;
+import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.datatype.DataLayout;
@@ -255,8 +256,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Request r = iRecv(recvbuf, recvcount, recvtype, source, recvtag);
         final Request s = iSend(sendbuf, sendcount, sendtype, dest, sendtag);
-        s.waitFor();
-        return r.waitStatus();
+        s.waitFor(BlockedCall.SENDRECV);
+        return r.waitStatus(BlockedCall.SENDRECV);
     }
 
     /**
@@ -285,8 +286,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         }
         final Request r = iRecv(buf, count, type, source, recvtag);
         final Request s = iSend(copy, copy.length, MPI.BYTE, dest, sendtag);
-        s.waitFor();
-        return r.waitStatus();
+        s.waitFor(BlockedCall.SENDRECV);
+        return r.waitStatus(BlockedCall.SENDRECV);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -583,6 +584,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void barrier()
     {
+        barrier(BlockedCall.BARRIER);
+    }
+
+    /** The barrier, recorded as MPI call {@code call} in the rank's wait record if it blocks. */
+    final void barrier(final int call)
+    {
         try
         {
             check();
@@ -599,8 +606,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final int to = members[(myRank + dist) % n];
                 final int from = members[(myRank - dist + n) % n];
-                engine.send(collContext, to, k, none, base, 0);
-                engine.recv(collContext, from, k, none, base, 0);
+                engine.send(collContext, to, k, none, base, 0, call);
+                engine.recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
             }
         }
         catch (final RuntimeException ex)

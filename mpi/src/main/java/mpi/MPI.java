@@ -17,6 +17,7 @@ import org.shmpi.affinity.Binding;
 import org.shmpi.affinity.CpuSet;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.shm.AbortKind;
+import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.RankProcess;
@@ -271,9 +272,52 @@ public final class MPI
             final org.shmpi.ring.ContextIds contexts = engine.contexts();
             COMM_WORLD.bind(world, p.rank(), contexts.allocate(), contexts.allocate());
             COMM_SELF.bind(new int[] {p.rank()}, 0, contexts.allocate(), contexts.allocate());
+            CONTEXT_NAMES.clear();
+            nameContexts(COMM_WORLD, "MPI_COMM_WORLD");
+            nameContexts(COMM_SELF, "MPI_COMM_SELF");
+            final PointToPointEngine described = engine;
+            p.statusSource(timeoutMs -> describeEngines(described, timeoutMs));
             installUncaughtHandler(mainThread);
             initialized = true;
         }
+    }
+
+    /** Names of the context ids in use, for status reports ({@code shmrun --status}). */
+    private static final java.util.Map<Integer, String> CONTEXT_NAMES = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    /** Names a communicator's two context ids in status reports (communicators call it when made). */
+    static void nameContexts(final Comm comm, final String name)
+    {
+        CONTEXT_NAMES.put(comm.contextId, name);
+        CONTEXT_NAMES.put(comm.collContextId, name + " (collectives)");
+    }
+
+    /** Forgets a freed communicator's context ids. */
+    static void forgetContexts(final Comm comm)
+    {
+        CONTEXT_NAMES.remove(comm.contextId);
+        CONTEXT_NAMES.remove(comm.collContextId);
+    }
+
+    /**
+     * The rank's status-file text: the names of its context ids, then what its engines have
+     * outstanding, by peer; null when no thread is inside an MPI call to answer.
+     */
+    private static String describeEngines(final PointToPointEngine e, final long timeoutMs)
+    {
+        final String engines = e.progressEngine().describe(timeoutMs);
+        if (engines == null)
+        {
+            return null;
+        }
+        final StringBuilder out = new StringBuilder("contexts:");
+        String sep = " ";
+        for (final java.util.Map.Entry<Integer, String> c : CONTEXT_NAMES.entrySet())
+        {
+            out.append(sep).append(c.getKey()).append('=').append(c.getValue());
+            sep = ", ";
+        }
+        return out.append('\n').append(engines).toString();
     }
 
     /**
@@ -372,7 +416,7 @@ public final class MPI
         synchronized (LOCK)
         {
             check();
-            COMM_WORLD.barrier();
+            COMM_WORLD.barrier(BlockedCall.FINALIZE);
             finalized = true;
             process.finalized();
             engine.close();
@@ -415,7 +459,7 @@ public final class MPI
             return null;
         }
         // Once idle it is also marked detached, atomically: a racing bSend cannot slip in after.
-        engine.awaitUntil(b::detachIfIdle);
+        engine.awaitUntil(b::detachIfIdle, BlockedCall.BUFFER_DETACH, null);
         synchronized (LOCK)
         {
             if (attached == b)

@@ -8,6 +8,7 @@ import java.util.List;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.ring.RecvRequest;
+import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 
 /**
@@ -131,12 +132,18 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAIT}: blocks until the operation completes; returns its status. */
     public final Status waitStatus()
     {
+        return waitStatus(BlockedCall.WAIT);
+    }
+
+    /** {@code MPI_WAIT} inside MPI call {@code call} (what the rank's wait record names). */
+    final Status waitStatus(final int call)
+    {
         MPI.check();
         if (!isActive())
         {
             return Status.empty();
         }
-        awaitAll(new Request[] {this}, true);
+        awaitAll(new Request[] {this}, true, call);
         final Status s = status();
         consume();
         checkError(s, -1);
@@ -145,6 +152,12 @@ public class Request implements Freeable, AutoCloseable
 
     /** Java binding of {@code MPI_WAIT} without a status. */
     public final void waitFor()
+    {
+        waitFor(BlockedCall.WAIT);
+    }
+
+    /** {@code MPI_WAIT} without a status, inside MPI call {@code call}. */
+    final void waitFor(final int call)
     {
         MPI.check();
         final EngineRequest op = operation;
@@ -157,7 +170,7 @@ public class Request implements Freeable, AutoCloseable
             {
                 try
                 {
-                    engine().await(op);
+                    engine().await(op, call);
                 }
                 catch (final RuntimeException ex)
                 {
@@ -170,7 +183,7 @@ public class Request implements Freeable, AutoCloseable
                 return;
             }
         }
-        waitStatus();
+        waitStatus(call);
     }
 
     /** Java binding of {@code MPI_TEST}: the status if the operation completed, else null. */
@@ -314,7 +327,7 @@ public class Request implements Freeable, AutoCloseable
         {
             return Status.empty().withIndex(MPI.UNDEFINED);
         }
-        engine().awaitUntil(() -> firstDone(requests) >= 0);
+        engine().awaitUntil(() -> firstDone(requests) >= 0, BlockedCall.WAITANY, firstPending(requests));
         final int i = firstDone(requests);
         final Status s = requests[i].status().withIndex(i);
         requests[i].consume();
@@ -365,7 +378,7 @@ public class Request implements Freeable, AutoCloseable
     {
         MPI.check();
         checkArray(requests);
-        awaitAll(requests, false);
+        awaitAll(requests, false, BlockedCall.WAITALL);
         return collectAll(requests);
     }
 
@@ -406,7 +419,7 @@ public class Request implements Freeable, AutoCloseable
         {
             return null;
         }
-        engine().awaitUntil(() -> firstDone(requests) >= 0);
+        engine().awaitUntil(() -> firstDone(requests) >= 0, BlockedCall.WAITSOME, firstPending(requests));
         return collectSome(requests);
     }
 
@@ -457,13 +470,26 @@ public class Request implements Freeable, AutoCloseable
         }
     }
 
-    private static void awaitAll(final Request[] requests, final boolean single)
+    /** The engine operation of the first request not yet done (what a wait record names), or null. */
+    private static EngineRequest firstPending(final Request[] requests)
+    {
+        for (final Request r : requests)
+        {
+            if (r.isActive() && !r.isDone())
+            {
+                return r.operation;
+            }
+        }
+        return null;
+    }
+
+    private static void awaitAll(final Request[] requests, final boolean single, final int call)
     {
         if (!allDone(requests))
         {
             try
             {
-                engine().awaitUntil(() -> allDone(requests));
+                engine().awaitUntil(() -> allDone(requests), call, firstPending(requests));
             }
             catch (final RuntimeException ex)
             {

@@ -4,6 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 
+import org.shmpi.shm.BlockedCall;
+
 /**
  * What the engines know of a pending operation: whether it completed, how (error class,
  * cancelled) and the status of the matched message. Fields are written by the thread that
@@ -124,5 +126,39 @@ public abstract class EngineRequest
         retained = null;
         complete = true;
         return onComplete != null;
+    }
+
+    // What a blocking wait on this request records in the rank's slot (BlockedCall); read only
+    // when a wait starts to idle.
+
+    /** The call a blocking wait on this request is, when the caller names none. */
+    int blockedCall()
+    {
+        return BlockedCall.WAIT;
+    }
+
+    int waitOn()
+    {
+        return BlockedCall.ON_OTHER;
+    }
+
+    int waitPeer()
+    {
+        return BlockedCall.NO_PEER;
+    }
+
+    int waitTag()
+    {
+        return 0;
+    }
+
+    int waitContext()
+    {
+        return -1;
+    }
+
+    long waitBytes()
+    {
+        return 0;
     }
 }

@@ -61,4 +61,21 @@ final class HandshakeTokens
     {
         recvs.remove(token);
     }
+
+    /** Appends the hand-shakes in progress by peer (status reports). */
+    void describe(final StringBuilder out)
+    {
+        if (!sends.isEmpty())
+        {
+            final PeerSummary waiting = new PeerSummary();
+            sends.values().forEach(s -> waiting.add(s.dest, s.tag, s.length));
+            waiting.appendTo(out, "sends waiting for the receiver (synchronous ack or rendezvous go-ahead)", "to");
+        }
+        if (!recvs.isEmpty())
+        {
+            final PeerSummary waiting = new PeerSummary();
+            recvs.values().forEach(r -> waiting.add(r.matchedSource, r.matchedTag, r.messageLength));
+            waiting.appendTo(out, "matched receives waiting for their data", "from");
+        }
+    }
 }

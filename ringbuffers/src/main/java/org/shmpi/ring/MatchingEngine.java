@@ -523,4 +523,43 @@ public final class MatchingEngine
         r.received = msg.data.length;
         finish(r);
     }
+
+    /**
+     * Appends, per context, the posted receives and the unexpected messages by peer (status
+     * reports; never called on the message path). Contexts with nothing queued are left out.
+     */
+    void describe(final StringBuilder out)
+    {
+        final java.util.TreeMap<Integer, ContextQueues> sorted = new java.util.TreeMap<>();
+        contexts.forEach(sorted::put);
+        boolean any = false;
+        for (final java.util.Map.Entry<Integer, ContextQueues> e : sorted.entrySet())
+        {
+            final ContextQueues q = e.getValue();
+            if (q.postedHead != null)
+            {
+                final PeerSummary posted = new PeerSummary();
+                for (RecvRequest r = q.postedHead; r != null; r = r.nextPosted)
+                {
+                    posted.add(r.source, r.tag, r.capacity);
+                }
+                posted.appendTo(out, "posted receives, context " + e.getKey(), "from");
+                any = true;
+            }
+            if (!q.unexpected.isEmpty())
+            {
+                final PeerSummary unexpected = new PeerSummary();
+                for (final UnexpectedMessage m : q.unexpected)
+                {
+                    unexpected.add(m.source, m.tag, m.length);
+                }
+                unexpected.appendTo(out, "unexpected messages, context " + e.getKey(), "from");
+                any = true;
+            }
+        }
+        if (!any)
+        {
+            out.append("posted receives: none; unexpected messages: none\n");
+        }
+    }
 }

@@ -167,4 +167,24 @@ final class OutboundQueues
         }
         return work;
     }
+
+    /** Appends the sends queued behind a full ring, by peer (status reports). */
+    void describe(final StringBuilder out)
+    {
+        final PeerSummary queued = new PeerSummary();
+        for (final ArrayDeque<SendRequest> q : sends)
+        {
+            if (q != null)
+            {
+                for (final SendRequest s : q)
+                {
+                    queued.add(s.dest, s.tag, s.length);
+                }
+            }
+        }
+        if (!queued.isEmpty())
+        {
+            queued.appendTo(out, "sends queued for ring space", "to");
+        }
+    }
 }

@@ -8,6 +8,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
+import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.JobDirectory;
@@ -147,6 +148,7 @@ public final class PointToPointEngine implements AutoCloseable
         });
         this.rendezvous.matching(matching);
         progress.register(agent);
+        progress.recordWaitsAs(rank);
     }
 
     private static SendRequest doneSend()
@@ -251,6 +253,22 @@ public final class PointToPointEngine implements AutoCloseable
         }
     }
 
+    /**
+     * Blocking standard-mode send of {@code length} contiguous bytes, inside MPI call {@code call}
+     * ({@link BlockedCall}: what the rank's wait record names if it blocks, e.g. a barrier).
+     */
+    public void send(
+        final int context, final int dest, final int tag, final Object base, final long offset, final long length,
+        final int call)
+    {
+        final SendRequest s = isend(context, dest, tag, base, offset, length, SendRequest.MODE_STANDARD,
+            DataLayout.CONTIGUOUS);
+        if (!s.complete)
+        {
+            progress.await(s, call);
+        }
+    }
+
     /** Starts a send; it may complete at once. The buffer must stay untouched until it completes. */
     public SendRequest isend(
         final int context, final int dest, final int tag, final Object base, final long offset, final long length,
@@ -323,6 +341,17 @@ public final class PointToPointEngine implements AutoCloseable
         final int context, final int source, final int tag, final Object base, final long offset, final long capacity,
         final DataLayout layout)
     {
+        return recv(context, source, tag, base, offset, capacity, layout, BlockedCall.RECV);
+    }
+
+    /**
+     * Blocking receive inside MPI call {@code call} ({@link BlockedCall}: what the rank's wait
+     * record names if it blocks, e.g. a barrier).
+     */
+    public RecvRequest recv(
+        final int context, final int source, final int tag, final Object base, final long offset, final long capacity,
+        final DataLayout layout, final int call)
+    {
         RecvRequest request;
         if (!threadSafe && (request = blockingRecv) != null && request.complete)
         {
@@ -339,7 +368,7 @@ public final class PointToPointEngine implements AutoCloseable
         post(request);
         if (!request.complete)
         {
-            progress.await(request);
+            progress.await(request, call);
         }
         return request;
     }
@@ -441,7 +470,8 @@ public final class PointToPointEngine implements AutoCloseable
     public UnexpectedMessage probeBlocking(final int context, final int source, final int tag)
     {
         final UnexpectedMessage[] found = new UnexpectedMessage[1];
-        progress.awaitUntil(() -> (found[0] = matching.probe(context, source, tag)) != null);
+        progress.awaitUntil(() -> (found[0] = matching.probe(context, source, tag)) != null,
+            BlockedCall.PROBE, BlockedCall.ON_MESSAGE, source, tag, context);
         return found[0];
     }
 
@@ -449,7 +479,8 @@ public final class PointToPointEngine implements AutoCloseable
     public UnexpectedMessage matchedProbeBlocking(final int context, final int source, final int tag)
     {
         final UnexpectedMessage[] found = new UnexpectedMessage[1];
-        progress.awaitUntil(() -> (found[0] = matching.take(context, source, tag)) != null);
+        progress.awaitUntil(() -> (found[0] = matching.take(context, source, tag)) != null,
+            BlockedCall.MPROBE, BlockedCall.ON_MESSAGE, source, tag, context);
         return found[0];
     }
 
@@ -509,6 +540,21 @@ public final class PointToPointEngine implements AutoCloseable
     public void awaitUntil(final java.util.function.BooleanSupplier done)
     {
         progress.awaitUntil(done);
+    }
+
+    /** As {@link #await(EngineRequest)}, recorded as MPI call {@code call} ({@link BlockedCall}). */
+    public void await(final EngineRequest request, final int call)
+    {
+        progress.await(request, call);
+    }
+
+    /**
+     * As {@link #awaitUntil(java.util.function.BooleanSupplier)}, recorded as MPI call
+     * {@code call} waiting on {@code on} (may be null).
+     */
+    public void awaitUntil(final java.util.function.BooleanSupplier done, final int call, final EngineRequest on)
+    {
+        progress.awaitUntil(done, call, on);
     }
 
     /** One duty cycle from outside: progress, then run completion callbacks. Returns work done. */
@@ -607,6 +653,14 @@ public final class PointToPointEngine implements AutoCloseable
         public boolean needsPolling()
         {
             return outbound.isBusy() || rendezvous.isStreaming();
+        }
+
+        @Override
+        public void describe(final StringBuilder out)
+        {
+            matching.describe(out);
+            tokens.describe(out);
+            outbound.describe(out);
         }
 
         @Override

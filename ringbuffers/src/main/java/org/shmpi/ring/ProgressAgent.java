@@ -21,6 +21,15 @@ public interface ProgressAgent
         return false;
     }
 
+    /**
+     * Appends lines on the agent's outstanding work, by peer, for a status report (who waits on
+     * whom). Called with the progress lock held, by the thread that drives progress; never on
+     * the message path.
+     */
+    default void describe(final StringBuilder out)
+    {
+    }
+
     /** A short name for diagnostics. */
     String roleName();
 }

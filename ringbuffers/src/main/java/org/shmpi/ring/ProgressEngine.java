@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 import org.shmpi.shm.BackoffIdler;
+import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.JobFile;
 import org.shmpi.shm.ShmpiConfig;
 import org.shmpi.shm.WakeWord;
@@ -38,6 +39,17 @@ public final class ProgressEngine
     private ProgressAgent[] agents = new ProgressAgent[0];
     private volatile Thread futexSleeper;
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
+    /** The job file slot that waits are recorded in; -1: none (engine tests without a rank). */
+    private int recordRank = -1;
+    /** The thread whose wait the slot shows (under the lock); null: the slot shows none. */
+    private Thread recordOwner;
+    private volatile Snapshot snapshot;
+
+    /** A status request from the rank's watchdog, answered by a thread that drives progress. */
+    private static final class Snapshot
+    {
+        volatile String text;
+    }
 
     /**
      * @param job          the job file (its abort word ends every wait)
@@ -143,6 +155,7 @@ public final class ProgressEngine
         try
         {
             work = progressLocked();
+            answerSnapshot();
         }
         finally
         {
@@ -168,12 +181,31 @@ public final class ProgressEngine
         return work;
     }
 
+    /**
+     * Records the calls this rank blocks in, in slot {@code rank} of the job file (see
+     * {@link JobFile#recordWait}): a few plain stores when a wait starts to idle, none when it
+     * completes at once.
+     */
+    public void recordWaitsAs(final int rank)
+    {
+        recordRank = rank;
+    }
+
     /** Blocks until {@code request} completes, driving progress and idling between cycles. */
     public void await(final EngineRequest request)
     {
         if (!request.complete)
         {
-            waitLoop(request, null);
+            waitLoop(request, null, request.blockedCall(), request, 0, 0, 0, 0);
+        }
+    }
+
+    /** As {@link #await(EngineRequest)}, recorded as MPI call {@code call} ({@link BlockedCall}). */
+    public void await(final EngineRequest request, final int call)
+    {
+        if (!request.complete)
+        {
+            waitLoop(request, null, call, request, 0, 0, 0, 0);
         }
     }
 
@@ -183,17 +215,43 @@ public final class ProgressEngine
      */
     public void awaitUntil(final BooleanSupplier done)
     {
-        waitLoop(null, done);
+        waitLoop(null, done, BlockedCall.OTHER, null, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1);
+    }
+
+    /**
+     * As {@link #awaitUntil(BooleanSupplier)}, recorded as MPI call {@code call} waiting on
+     * {@code on} (e.g. the first request of a waitall not yet complete; null: on nothing named).
+     */
+    public void awaitUntil(final BooleanSupplier done, final int call, final EngineRequest on)
+    {
+        waitLoop(null, done, call, on, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1);
+    }
+
+    /**
+     * As {@link #awaitUntil(BooleanSupplier)}, recorded as MPI call {@code call} waiting for
+     * {@code on} ({@code BlockedCall.ON_*}) with {@code peer} (world rank), {@code tag} and
+     * {@code context}, e.g. a probe.
+     */
+    public void awaitUntil(
+        final BooleanSupplier done, final int call, final int on, final int peer, final int tag, final int context)
+    {
+        waitLoop(null, done, call, null, on, peer, tag, context);
     }
 
     /**
      * The one wait loop: until {@code request} is complete (when given: a field read, no lambda on
-     * the hot path) or {@code done} is true, run duty cycles, and idle when one did nothing.
+     * the hot path) or {@code done} is true, run duty cycles, and idle when one did nothing. The
+     * first time it idles it records the wait ({@code call}, and {@code onRequest}'s peer, tag,
+     * context and size, else the given ones) in the rank's slot; it clears the record on the way
+     * out. While idling it answers status requests.
      */
-    private void waitLoop(final EngineRequest request, final BooleanSupplier done)
+    private void waitLoop(
+        final EngineRequest request, final BooleanSupplier done, final int call, final EngineRequest onRequest,
+        final int on, final int peer, final int tag, final int context)
     {
         final BackoffIdler idler = idler();
         idler.reset();
+        boolean recorded = false;
         lock();
         try
         {
@@ -209,15 +267,72 @@ public final class ProgressEngine
                 {
                     break;
                 }
+                if (!recorded && recordRank >= 0 && recordOwner == null)
+                {
+                    recordOwner = Thread.currentThread();
+                    recorded = true;
+                    if (onRequest != null)
+                    {
+                        job.recordWait(recordRank, call, onRequest.waitOn(), onRequest.waitPeer(), onRequest.waitTag(),
+                            onRequest.waitContext(), onRequest.waitBytes(), System.nanoTime());
+                    }
+                    else
+                    {
+                        job.recordWait(recordRank, call, on, peer, tag, context, 0, System.nanoTime());
+                    }
+                }
                 idle(idler);
+                answerSnapshot();
                 checkAborted();
             }
         }
         finally
         {
+            if (recorded)
+            {
+                recordOwner = null;
+                job.clearWait(recordRank);
+            }
             unlock();
         }
         runCallbacks();
+    }
+
+    /**
+     * Watchdog thread: asks a thread that drives progress to describe the agents' outstanding
+     * work ({@link ProgressAgent#describe}), waking it if it sleeps.
+     *
+     * @return the description, or null when no thread drove progress within {@code timeoutMs}
+     *         (nobody is inside an MPI call)
+     */
+    public String describe(final long timeoutMs)
+    {
+        final Snapshot request = new Snapshot();
+        snapshot = request;
+        wake();
+        final long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (request.text == null && System.nanoTime() - deadline < 0)
+        {
+            LockSupport.parkNanos(500_000);
+        }
+        snapshot = null;
+        return request.text;
+    }
+
+    /** With the lock held: answers a pending status request. One volatile read when none is. */
+    private void answerSnapshot()
+    {
+        final Snapshot request = snapshot;
+        if (request != null && request.text == null)
+        {
+            final StringBuilder out = new StringBuilder(256);
+            final ProgressAgent[] a = agents;
+            for (int i = 0; i < a.length; i++)
+            {
+                a[i].describe(out);
+            }
+            request.text = out.toString();
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.shmpi.ring;
 
+import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.datatype.DataLayout;
 
 /**
@@ -114,5 +115,41 @@ public final class RecvRequest extends EngineRequest
     public boolean isTruncated()
     {
         return truncated;
+    }
+
+    @Override
+    int blockedCall()
+    {
+        return BlockedCall.RECV;
+    }
+
+    @Override
+    int waitOn()
+    {
+        return BlockedCall.ON_RECV;
+    }
+
+    @Override
+    int waitPeer()
+    {
+        return source;
+    }
+
+    @Override
+    int waitTag()
+    {
+        return tag;
+    }
+
+    @Override
+    int waitContext()
+    {
+        return context;
+    }
+
+    @Override
+    long waitBytes()
+    {
+        return capacity;
     }
 }

@@ -1,5 +1,6 @@
 package org.shmpi.ring;
 
+import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.datatype.DataLayout;
 
 /**
@@ -70,5 +71,41 @@ public final class SendRequest extends EngineRequest
     boolean untouched()
     {
         return state == QUEUED && sent == 0;
+    }
+
+    @Override
+    int blockedCall()
+    {
+        return mode == MODE_SYNC ? BlockedCall.SSEND : BlockedCall.SEND;
+    }
+
+    @Override
+    int waitOn()
+    {
+        return BlockedCall.ON_SEND;
+    }
+
+    @Override
+    int waitPeer()
+    {
+        return dest;
+    }
+
+    @Override
+    int waitTag()
+    {
+        return tag;
+    }
+
+    @Override
+    int waitContext()
+    {
+        return context;
+    }
+
+    @Override
+    long waitBytes()
+    {
+        return length;
     }
 }

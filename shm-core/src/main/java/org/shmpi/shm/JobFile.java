@@ -4,6 +4,7 @@ import static org.shmpi.shm.JobFileDescriptor.*;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.lang.invoke.VarHandle;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -243,6 +244,99 @@ public final class JobFile implements AutoCloseable
     public long heartbeat(final int rank)
     {
         return buffer.getLongAcquire(slotOffset(checkRank(rank)) + SLOT_HEARTBEAT_OFFSET);
+    }
+
+    /**
+     * Rank's waiting thread: records the call it is blocked in (a sequence lock, see
+     * {@link JobFileDescriptor}). Plain stores between an odd and an even sequence; the only
+     * ordering cost is the store-store fence, free on x86.
+     */
+    public void recordWait(
+        final int rank, final int call, final int on, final int peer, final int tag, final int context,
+        final long bytes, final long sinceNanos)
+    {
+        final int slot = slotOffset(checkRank(rank));
+        final int sequence = buffer.getInt(slot + SLOT_WAIT_SEQUENCE_OFFSET);
+        buffer.putInt(slot + SLOT_WAIT_SEQUENCE_OFFSET, sequence + 1 | 1);
+        VarHandle.storeStoreFence();
+        buffer.putInt(slot + SLOT_WAIT_CALL_OFFSET, call);
+        buffer.putInt(slot + SLOT_WAIT_ON_OFFSET, on);
+        buffer.putInt(slot + SLOT_WAIT_PEER_OFFSET, peer);
+        buffer.putInt(slot + SLOT_WAIT_TAG_OFFSET, tag);
+        buffer.putInt(slot + SLOT_WAIT_CONTEXT_OFFSET, context);
+        buffer.putLong(slot + SLOT_WAIT_BYTES_OFFSET, bytes);
+        buffer.putLong(slot + SLOT_WAIT_SINCE_OFFSET, sinceNanos);
+        // Release: a reader that sees the even sequence sees the fields above.
+        buffer.putIntRelease(slot + SLOT_WAIT_SEQUENCE_OFFSET, (sequence + 1 | 1) + 1);
+    }
+
+    /** Rank's waiting thread: the wait ended (an empty record). */
+    public void clearWait(final int rank)
+    {
+        final int slot = slotOffset(checkRank(rank));
+        final int sequence = buffer.getInt(slot + SLOT_WAIT_SEQUENCE_OFFSET);
+        buffer.putInt(slot + SLOT_WAIT_SEQUENCE_OFFSET, sequence + 1 | 1);
+        VarHandle.storeStoreFence();
+        buffer.putInt(slot + SLOT_WAIT_CALL_OFFSET, BlockedCall.NONE);
+        buffer.putIntRelease(slot + SLOT_WAIT_SEQUENCE_OFFSET, (sequence + 1 | 1) + 1);
+    }
+
+    /**
+     * A consistent copy of a rank's wait record, or null when it is being written (retry).
+     * Its {@code call} is {@link BlockedCall#NONE} when the rank is not blocked.
+     */
+    public WaitRecord readWait(final int rank)
+    {
+        final int slot = slotOffset(checkRank(rank));
+        final int before = buffer.getIntAcquire(slot + SLOT_WAIT_SEQUENCE_OFFSET);
+        if ((before & 1) != 0)
+        {
+            return null;
+        }
+        final WaitRecord r = new WaitRecord(
+            before,
+            buffer.getInt(slot + SLOT_WAIT_CALL_OFFSET),
+            buffer.getInt(slot + SLOT_WAIT_ON_OFFSET),
+            buffer.getInt(slot + SLOT_WAIT_PEER_OFFSET),
+            buffer.getInt(slot + SLOT_WAIT_TAG_OFFSET),
+            buffer.getInt(slot + SLOT_WAIT_CONTEXT_OFFSET),
+            buffer.getLong(slot + SLOT_WAIT_BYTES_OFFSET),
+            buffer.getLong(slot + SLOT_WAIT_SINCE_OFFSET));
+        VarHandle.loadLoadFence();
+        return buffer.getInt(slot + SLOT_WAIT_SEQUENCE_OFFSET) == before ? r : null;
+    }
+
+    /**
+     * Asks every rank for a status file (see {@link JobFileDescriptor}); returns the request's
+     * sequence, which each rank stores in its slot once its file is written.
+     */
+    public int requestStatus(final int flags)
+    {
+        buffer.putIntRelease(STATUS_FLAGS_OFFSET, flags);
+        return buffer.getAndAddInt(STATUS_REQUEST_OFFSET, 1) + 1;
+    }
+
+    /** The latest status request's sequence (acquire); 0 when none was made. */
+    public int statusRequest()
+    {
+        return buffer.getIntAcquire(STATUS_REQUEST_OFFSET);
+    }
+
+    public int statusFlags()
+    {
+        return buffer.getIntAcquire(STATUS_FLAGS_OFFSET);
+    }
+
+    /** Rank's watchdog: its status file for request {@code sequence} is in place (release). */
+    public void statusAnswered(final int rank, final int sequence)
+    {
+        buffer.putIntRelease(slotOffset(checkRank(rank)) + SLOT_STATUS_ANSWERED_OFFSET, sequence);
+    }
+
+    /** The last status request a rank answered (acquire). */
+    public int statusAnswered(final int rank)
+    {
+        return buffer.getIntAcquire(slotOffset(checkRank(rank)) + SLOT_STATUS_ANSWERED_OFFSET);
     }
 
     /**

@@ -25,6 +25,12 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *  +---------------------------------------------------------------+
  *  |                         Launcher heartbeat, nanoTime (64)     | 128 launcher, release
  *  +---------------------------------------------------------------+
+ *  |                         ... pad to 192 ...                    |
+ *  +---------------------------------------------------------------+
+ *  |                         Status request sequence               | 192 any requester, atomic add
+ *  +---------------------------------------------------------------+
+ *  |                         Status request flags                  | 196 requester, before the add
+ *  +---------------------------------------------------------------+
  *  |                         ... pad to 256 ...                    |
  *  +---------------------------------------------------------------+
  *  |                         Abort state                           | 256 CAS 0->1 by the first
@@ -52,7 +58,23 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *  +24 pid start time, epoch ms    rank, before state
  *  +32 bound CPU (-1 = unbound)    rank
  *  +36 NUMA node (-1 = unknown)    rank
+ *  +40 wait sequence               rank: odd while the wait record below is being written
+ *  +44 blocked call                rank (see {@link BlockedCall}; NONE = not blocked)
+ *  +48 wait on                     rank: what the call waits for (BlockedCall.ON_*)
+ *  +52 peer (world rank)           rank (-1 = any source, -2 = none)
+ *  +56 tag                         rank (-1 = any tag)
+ *  +60 context id                  rank
+ *  +64 bytes (64)                  rank
+ *  +72 blocked since, nanoTime (64) rank
+ *  +80 status answered sequence    rank's watchdog, release (after the status file is in place)
  * </pre>
+ * The wait record (+40 to +80) is a sequence lock with one writer, the rank's waiting thread:
+ * it stores an odd sequence, the fields, then the next even sequence (release); a reader (the
+ * launcher's status report) reads sequence, fields, sequence again and keeps the record only if
+ * both reads are the same even value. A call that completes without waiting writes nothing.
+ * <p>A status request (from {@code shmrun --status}, a timeout, SIGQUIT) sets the flags word,
+ * then adds one to the request sequence; each rank's watchdog sees the new value, writes
+ * {@code status-<rank>.txt} into the job directory and stores the value in its slot.
  * {@code System.nanoTime} is {@code CLOCK_MONOTONIC} on Linux, the same clock in every process,
  * so heartbeats compare across processes.
  */
@@ -61,7 +83,7 @@ public final class JobFileDescriptor
     /** "SHMPIJOB" in ASCII, read as a little-endian long. */
     public static final long MAGIC = 0x424F4A49504D4853L;
     public static final int MAJOR_VERSION = 1;
-    public static final int MINOR_VERSION = 0;
+    public static final int MINOR_VERSION = 1;
     /** The version word: major in the high 16 bits, minor in the low 16; never 0. */
     public static final int VERSION = (MAJOR_VERSION << 16) | MINOR_VERSION;
 
@@ -82,6 +104,11 @@ public final class JobFileDescriptor
     public static final int ABORT_REASON_OFFSET = ABORT_STATE_OFFSET + 20;
     public static final int ABORT_REASON_MAX_LENGTH = 4 * CACHE_LINE_LENGTH - 20;
 
+    public static final int STATUS_REQUEST_OFFSET = 3 * CACHE_LINE_LENGTH;
+    public static final int STATUS_FLAGS_OFFSET = STATUS_REQUEST_OFFSET + 4;
+    /** Status flag: each rank adds every thread's stack to its status file. */
+    public static final int STATUS_FLAG_THREADS = 1;
+
     public static final int RANK_SLOTS_OFFSET = 8 * CACHE_LINE_LENGTH;
     public static final int RANK_SLOT_LENGTH = 2 * CACHE_LINE_LENGTH;
 
@@ -92,6 +119,15 @@ public final class JobFileDescriptor
     public static final int SLOT_PID_START_TIME_OFFSET = 24;
     public static final int SLOT_CPU_OFFSET = 32;
     public static final int SLOT_NUMA_NODE_OFFSET = 36;
+    public static final int SLOT_WAIT_SEQUENCE_OFFSET = 40;
+    public static final int SLOT_WAIT_CALL_OFFSET = 44;
+    public static final int SLOT_WAIT_ON_OFFSET = 48;
+    public static final int SLOT_WAIT_PEER_OFFSET = 52;
+    public static final int SLOT_WAIT_TAG_OFFSET = 56;
+    public static final int SLOT_WAIT_CONTEXT_OFFSET = 60;
+    public static final int SLOT_WAIT_BYTES_OFFSET = 64;
+    public static final int SLOT_WAIT_SINCE_OFFSET = 72;
+    public static final int SLOT_STATUS_ANSWERED_OFFSET = 80;
 
     /** Abort states. */
     public static final int ABORT_NONE = 0;

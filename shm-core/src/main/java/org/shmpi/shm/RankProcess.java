@@ -2,6 +2,9 @@ package org.shmpi.shm;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +27,9 @@ public final class RankProcess implements AutoCloseable
     /** Exit status of a rank ended because another rank or the launcher failed. */
     public static final int ABORTED_EXIT_CODE = 1;
 
+    /** How long the watchdog waits for the engines' owner to describe them. */
+    static final long STATUS_ANSWER_TIMEOUT_MS = 300;
+
     private final ShmpiConfig config;
     private final JobDirectory directory;
     private final JobFile job;
@@ -34,6 +40,8 @@ public final class RankProcess implements AutoCloseable
     private volatile boolean watchdogRunning;
     private Thread watchdog;
     private volatile boolean closed;
+    private volatile StatusSource statusSource;
+    private int statusAnswered;
 
     private RankProcess(
         final ShmpiConfig config,
@@ -152,6 +160,11 @@ public final class RankProcess implements AutoCloseable
             {
                 onJobAborted();
             }
+            final int request = job.statusRequest();
+            if (request != statusAnswered)
+            {
+                answerStatus(request);
+            }
             if (!singleton)
             {
                 final long sinceLauncher = now - job.launcherHeartbeat();
@@ -174,6 +187,105 @@ public final class RankProcess implements AutoCloseable
                 return;
             }
         }
+    }
+
+    /** The runtime that describes this rank's engines in status files (MPI sets it in Init). */
+    public void statusSource(final StatusSource source)
+    {
+        statusSource = source;
+    }
+
+    /** Path of rank {@code rank}'s status file in job directory {@code dir}. */
+    public static Path statusFile(final Path dir, final int rank)
+    {
+        return dir.resolve("status-" + rank + ".txt");
+    }
+
+    /**
+     * Writes this rank's status file for request {@code request} (to a temporary name, then
+     * moved into place) and publishes the request as answered. A failure to write is answered
+     * too (the report then says the file is missing) so that the requester never waits on it.
+     */
+    private void answerStatus(final int request)
+    {
+        final boolean threads = (job.statusFlags() & JobFileDescriptor.STATUS_FLAG_THREADS) != 0;
+        final StringBuilder out = new StringBuilder(1024);
+        out.append("rank ").append(rank).append(" pid ").append(ProcessHandle.current().pid()).append('\n');
+        final StatusSource source = statusSource;
+        String engines = null;
+        if (source != null)
+        {
+            try
+            {
+                engines = source.describe(STATUS_ANSWER_TIMEOUT_MS);
+            }
+            catch (final RuntimeException ex)
+            {
+                engines = "engines: not described: " + ex + "\n";
+            }
+        }
+        out.append(engines != null ? engines : source == null ?
+            "engines: not started (before MPI_Init or after MPI_Finalize)\n" :
+            "engines: not sampled (no thread of this rank is inside an MPI call)\n");
+        appendThreads(out, threads);
+        final Path file = statusFile(directory.path(), rank);
+        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try
+        {
+            Files.writeString(tmp, out);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("shmpi: rank " + rank + ": cannot write status file " + file + ": " + ex);
+        }
+        statusAnswered = request;
+        job.statusAnswered(rank, request);
+    }
+
+    private static void appendThreads(final StringBuilder out, final boolean all)
+    {
+        for (final Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet())
+        {
+            final Thread t = e.getKey();
+            final boolean interesting = !t.isDaemon() && !"DestroyJavaVM".equals(t.getName()) &&
+                !"Reference Handler".equals(t.getName());
+            if (!all && !interesting)
+            {
+                continue;
+            }
+            out.append("thread \"").append(t.getName()).append("\" ").append(t.getState()).append('\n');
+            final StackTraceElement[] stack = e.getValue();
+            int from = 0;
+            if (!all)
+            {
+                // The program's frames are what tell where it is: skip shmpi's own on top.
+                while (from < stack.length - 1 && isRuntimeFrame(stack[from]))
+                {
+                    from++;
+                }
+                if (from > 0)
+                {
+                    out.append("    (").append(from).append(" frames inside shmpi)\n");
+                }
+            }
+            final int frames = all ? stack.length : Math.min(stack.length, from + 20);
+            for (int i = from; i < frames; i++)
+            {
+                out.append("    at ").append(stack[i]).append('\n');
+            }
+            if (frames < stack.length)
+            {
+                out.append("    ... ").append(stack.length - frames).append(" more\n");
+            }
+        }
+    }
+
+    private static boolean isRuntimeFrame(final StackTraceElement frame)
+    {
+        final String c = frame.getClassName();
+        return c.startsWith("org.shmpi.") || c.startsWith("mpi.") || c.startsWith("com.sun.jna.") ||
+            c.startsWith("java.") || c.startsWith("jdk.");
     }
 
     private void onJobAborted()

@@ -33,6 +33,8 @@ final class Job
     /** Exit status when {@code --timeout} expires (as timeout(1)). */
     static final int TIMEOUT_EXIT_CODE = 124;
     private static final long POLL_MS = 5;
+    /** {@code parent}: the job is named after, and watched through, the parent process (the script). */
+    static final String IDENTITY_PROP = "shmpi.launcher.identity";
 
     private final LaunchOptions options;
     private final ShmpiConfig config;
@@ -49,6 +51,8 @@ final class Job
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
     private volatile int signal;
+    /** Set by SIGUSR1 (the shmrun script turns SIGQUIT into it): print a status report. */
+    private volatile boolean statusWanted;
     private volatile boolean finished;
     private boolean aborting;
     private long killDeadlineNs;
@@ -74,8 +78,11 @@ final class Job
         {
             err.println("shmrun: removed stale job directory " + stale);
         }
-        final long pid = ProcessHandle.current().pid();
-        final long startMillis = Processes.selfStartMillis();
+        // The bin/shmrun script stays between the caller and this JVM (to turn SIGQUIT into a
+        // status report) and asks it to take the script's identity: the pid the caller knows.
+        final boolean asParent = "parent".equals(System.getProperty(IDENTITY_PROP));
+        final long pid = asParent ? Processes.parentPid() : ProcessHandle.current().pid();
+        final long startMillis = asParent ? Processes.startMillis(pid) : Processes.selfStartMillis();
         directory = JobDirectory.create(config.shmDir(), pid, startMillis);
         final Thread cleanupHook = new Thread(this::emergencyCleanup, "shmrun-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanupHook);
@@ -86,6 +93,7 @@ final class Job
             heartbeat.setDaemon(true);
             heartbeat.start();
             Signals.handle(sig -> signal = sig, "INT", "TERM");
+            Signals.handle(sig -> statusWanted = true, "USR1");
             startRanks();
             monitor();
         }
@@ -301,8 +309,16 @@ final class Job
                     p.destroy();
                 }
             }
+            if (statusWanted && !aborting)
+            {
+                statusWanted = false;
+                final Thread report = new Thread(() -> printStatus("SIGQUIT"), "shmrun-status");
+                report.setDaemon(true);
+                report.start();
+            }
             if (timeoutNs > 0 && now - startNs > timeoutNs && !aborting)
             {
+                printStatus("--timeout " + options.timeoutSeconds + " s expired");
                 fail(AbortKind.TIMEOUT, -1, TIMEOUT_EXIT_CODE,
                     "shmrun: job timed out after " + options.timeoutSeconds + " s; terminated all ranks");
             }
@@ -332,6 +348,29 @@ final class Job
         if (processes.size() < options.np && !aborting)
         {
             fail(AbortKind.RANK_EXITED, -1, 1, "shmrun: not every rank could be started");
+        }
+    }
+
+    /** Prints the job's status report (who waits on whom) to stderr, as one block. */
+    private void printStatus(final String why)
+    {
+        final String report;
+        try
+        {
+            report = StatusReport.collect(directory.path(), job, options.threads, StatusReport.ANSWER_TIMEOUT_MS);
+        }
+        catch (final RuntimeException ex)
+        {
+            synchronized (outputLock)
+            {
+                err.println("shmrun: status report failed: " + ex);
+            }
+            return;
+        }
+        synchronized (outputLock)
+        {
+            err.print("shmrun: " + why + "\n" + report);
+            err.flush();
         }
     }
 

@@ -29,7 +29,7 @@ public final class LaunchOptions
     /** What the command line asks for. */
     public enum Action
     {
-        RUN, HELP, VERSION, INFO, CLEANUP
+        RUN, HELP, VERSION, INFO, CLEANUP, STATUS
     }
 
     /** JVM options that take their value as the next word. */
@@ -45,6 +45,10 @@ public final class LaunchOptions
     long timeoutSeconds;
     boolean tagOutput;
     boolean keepShm;
+    /** {@code --status JOB}: a job directory, or the pid of its launcher. */
+    String statusTarget;
+    /** {@code --threads}: status reports carry every thread's stack of every rank. */
+    boolean threads;
     /** {@code --jvm-defaults}: null (the setting decides), {@code default}, {@code none}, or flags. */
     String jvmDefaults;
     final Map<String, String> env = new LinkedHashMap<>();
@@ -166,6 +170,22 @@ public final class LaunchOptions
                 case "--cleanup":
                     o.action = Action.CLEANUP;
                     return o;
+                case "--status":
+                    o.action = Action.STATUS;
+                    o.statusTarget = value(a, args, i);
+                    i += hasInlineValue(a) ? 0 : 1;
+                    for (; i < args.length; i++)
+                    {
+                        if (!args[i].equals("--threads"))
+                        {
+                            throw new UsageException("--status JOB takes only --threads after it: " + args[i]);
+                        }
+                        o.threads = true;
+                    }
+                    return o;
+                case "--threads":
+                    o.threads = true;
+                    break;
                 default:
                     if (a.startsWith("-D") && a.length() > 2)
                     {

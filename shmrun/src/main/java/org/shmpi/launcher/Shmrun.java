@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.shmpi.shm.JobDirectory;
+import org.shmpi.shm.JobFile;
 import org.shmpi.shm.ShmpiConfig;
 
 /**
@@ -79,6 +80,8 @@ public final class Shmrun
                         (removed.size() == 1 ? "y" : "ies") + " removed");
                     return 0;
                 }
+                case STATUS:
+                    return status(options, config, err);
                 case RUN:
                 default:
                     {
@@ -95,6 +98,63 @@ public final class Shmrun
             err.println("shmrun: " + ex);
             return 1;
         }
+    }
+
+    /**
+     * {@code shmrun --status JOB}: prints the status report of a running job, named by its job
+     * directory or by its launcher's pid.
+     */
+    static int status(final LaunchOptions options, final ShmpiConfig config, final PrintStream err) throws IOException
+    {
+        final Path dir = findJob(options.statusTarget, config.shmDir());
+        if (dir == null)
+        {
+            err.println("shmrun: --status: no running job " + options.statusTarget + " (give a job directory under " +
+                JobDirectory.userRoot(config.shmDir()) + " or the pid of its shmrun)");
+            return 1;
+        }
+        final JobDirectory job = new JobDirectory(dir);
+        try (JobFile file = JobFile.attach(job.jobFile(), 1_000))
+        {
+            System.out.print(StatusReport.collect(dir, file, options.threads, StatusReport.ANSWER_TIMEOUT_MS));
+            System.out.flush();
+        }
+        return 0;
+    }
+
+    /** The job directory that {@code target} names (a path, or a launcher pid); null if none. */
+    static Path findJob(final String target, final String shmDir) throws IOException
+    {
+        final Path asPath = Path.of(target);
+        if (Files.isRegularFile(asPath.resolve("job")))
+        {
+            return asPath;
+        }
+        final long pid;
+        try
+        {
+            pid = Long.parseLong(target.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+        final Path root = JobDirectory.userRoot(shmDir);
+        if (!Files.isDirectory(root))
+        {
+            return null;
+        }
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root))
+        {
+            for (final Path d : dirs)
+            {
+                if (JobDirectory.launcherPidOf(d) == pid && Files.isRegularFile(d.resolve("job")))
+                {
+                    return d;
+                }
+            }
+        }
+        return null;
     }
 
     /** The jars of shmpi itself, from {@code <shmpi.home>/lib}, else this JVM's class path. */
@@ -175,6 +235,7 @@ public final class Shmrun
             "Usage: shmrun -np N [options] -cp CLASSPATH MainClass [args...]",
             "       shmrun -np N [options] -jar app.jar [args...]",
             "       shmrun -np N [options] java [jvm options] MainClass [args...]",
+            "       shmrun --status JOB [--threads]",
             "       shmrun --cleanup | --info | --version | --help",
             "",
             "Starts N ranks of an MPI program, one JVM each, talking through shared memory.",
@@ -185,7 +246,9 @@ public final class Shmrun
             "                         CPUs, one hardware thread per core first) or a NUMA node;",
             "                         default: core when the ranks fit on the allowed cores, else none",
             "  --report-bindings      print where each rank is bound, and why",
-            "  --timeout SECONDS      abort the job when it runs longer (exit status 124)",
+            "  --timeout SECONDS      abort the job when it runs longer (exit status 124), after",
+            "                         printing the status report (see --status)",
+            "  --threads              status reports (--timeout, SIGQUIT) add every rank's thread stacks",
             "  --tag-output           prefix each output line with [1,rank]<stdout>: or <stderr>:",
             "  -x NAME[=VALUE]        pass an environment variable to every rank",
             "  -DNAME=VALUE           set a system property in every rank",
@@ -194,6 +257,11 @@ public final class Shmrun
             "                         the ranks (also -Dshmpi.launcher.jvm.defaults=...)",
             "  --mca NAME VALUE       set the shmpi setting shmpi.NAME in every rank",
             "  --keep-shm             keep the job directory in /dev/shm for inspection",
+            "  --status JOB           print a running job's status: every rank's state, the MPI call",
+            "                         it is blocked in and for how long, its posted receives and",
+            "                         unexpected messages by peer, and a verdict on the waits",
+            "                         (deadlock cycles); JOB is the job directory or shmrun's pid.",
+            "                         SIGQUIT to shmrun (kill -QUIT) prints the same to stderr",
             "  --cleanup              remove job directories left by dead jobs (never a live one's)",
             "  --info                 print version, topology and settings (same as shminfo)",
             "  --version              print the version",
