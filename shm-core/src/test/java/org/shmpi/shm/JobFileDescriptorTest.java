@@ -31,6 +31,8 @@ class JobFileDescriptorTest
         new Field("launcher start time", LAUNCHER_START_TIME_OFFSET, 8),
         new Field("ring capacity", RING_CAPACITY_OFFSET, 4),
         new Field("launcher heartbeat", LAUNCHER_HEARTBEAT_OFFSET, 8),
+        new Field("status request sequence", STATUS_REQUEST_OFFSET, 4),
+        new Field("status request flags", STATUS_FLAGS_OFFSET, 4),
         new Field("abort state", ABORT_STATE_OFFSET, 4),
         new Field("abort code", ABORT_CODE_OFFSET, 4),
         new Field("abort rank", ABORT_RANK_OFFSET, 4),
@@ -45,7 +47,16 @@ class JobFileDescriptorTest
         new Field("heartbeat", SLOT_HEARTBEAT_OFFSET, 8),
         new Field("pid start time", SLOT_PID_START_TIME_OFFSET, 8),
         new Field("bound cpu", SLOT_CPU_OFFSET, 4),
-        new Field("numa node", SLOT_NUMA_NODE_OFFSET, 4));
+        new Field("numa node", SLOT_NUMA_NODE_OFFSET, 4),
+        new Field("wait sequence", SLOT_WAIT_SEQUENCE_OFFSET, 4),
+        new Field("blocked call", SLOT_WAIT_CALL_OFFSET, 4),
+        new Field("wait on", SLOT_WAIT_ON_OFFSET, 4),
+        new Field("peer", SLOT_WAIT_PEER_OFFSET, 4),
+        new Field("tag", SLOT_WAIT_TAG_OFFSET, 4),
+        new Field("context id", SLOT_WAIT_CONTEXT_OFFSET, 4),
+        new Field("bytes", SLOT_WAIT_BYTES_OFFSET, 8),
+        new Field("blocked since", SLOT_WAIT_SINCE_OFFSET, 8),
+        new Field("status answered sequence", SLOT_STATUS_ANSWERED_OFFSET, 4));
 
     @Test
     void diagramAssumesSixtyFourByteCacheLines()
@@ -80,6 +91,17 @@ class JobFileDescriptorTest
         assertEquals(24, SLOT_PID_START_TIME_OFFSET);
         assertEquals(32, SLOT_CPU_OFFSET);
         assertEquals(36, SLOT_NUMA_NODE_OFFSET);
+        assertEquals(192, STATUS_REQUEST_OFFSET);
+        assertEquals(196, STATUS_FLAGS_OFFSET);
+        assertEquals(40, SLOT_WAIT_SEQUENCE_OFFSET);
+        assertEquals(44, SLOT_WAIT_CALL_OFFSET);
+        assertEquals(48, SLOT_WAIT_ON_OFFSET);
+        assertEquals(52, SLOT_WAIT_PEER_OFFSET);
+        assertEquals(56, SLOT_WAIT_TAG_OFFSET);
+        assertEquals(60, SLOT_WAIT_CONTEXT_OFFSET);
+        assertEquals(64, SLOT_WAIT_BYTES_OFFSET);
+        assertEquals(72, SLOT_WAIT_SINCE_OFFSET);
+        assertEquals(80, SLOT_STATUS_ANSWERED_OFFSET);
     }
 
     @Test
@@ -111,7 +133,8 @@ class JobFileDescriptorTest
     @Test
     void hotRegionsStartOnTheirOwnCacheLines()
     {
-        // The launcher heartbeat is written often: it has lines 2 and 3 to itself.
+        // The launcher heartbeat is written often: it has line 2 to itself (line 3 holds only the
+        // status request, written when someone asks for a report).
         assertEquals(0, LAUNCHER_HEARTBEAT_OFFSET % CACHE_LINE_LENGTH);
         assertTrue(RING_CAPACITY_OFFSET + 4 <= LAUNCHER_HEARTBEAT_OFFSET - CACHE_LINE_LENGTH,
             "a full cache line of padding separates the static header from the heartbeat");
@@ -183,6 +206,8 @@ class JobFileDescriptorTest
             new Row("Launcher start time, epoch ms (64)", LAUNCHER_START_TIME_OFFSET),
             new Row("Ring capacity", RING_CAPACITY_OFFSET),
             new Row("Launcher heartbeat, nanoTime (64)", LAUNCHER_HEARTBEAT_OFFSET),
+            new Row("Status request sequence", STATUS_REQUEST_OFFSET),
+            new Row("Status request flags", STATUS_FLAGS_OFFSET),
             new Row("Abort state", ABORT_STATE_OFFSET),
             new Row("Abort code", ABORT_CODE_OFFSET),
             new Row("Abort rank (-1 = launcher)", ABORT_RANK_OFFSET),

@@ -3,6 +3,7 @@ package org.shmpi.shm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.shmpi.shm.JobFileDescriptor.*;
@@ -435,5 +436,79 @@ class JobFileTest
         {
             assertEquals(reason, stored);
         }
+    }
+
+    @Test
+    @Timeout(10)
+    void waitRecordRoundTripsBetweenMappingsAndClears() throws IOException
+    {
+        final JobFile launcher = create(3);
+        final JobFile rank = track(JobFile.attach(launcher.path(), 1_000));
+        final WaitRecord empty = launcher.readWait(1);
+        assertFalse(empty.isBlocked(), empty::toString);
+
+        rank.recordWait(1, BlockedCall.RECV, BlockedCall.ON_RECV, 2, 7, 4, 8L << 32, 123_456_789L);
+        final WaitRecord w = launcher.readWait(1);
+        assertTrue(w.isBlocked());
+        assertEquals(BlockedCall.RECV, w.call);
+        assertEquals(BlockedCall.ON_RECV, w.on);
+        assertEquals(2, w.peer);
+        assertEquals(7, w.tag);
+        assertEquals(4, w.context);
+        assertEquals(8L << 32, w.bytes);
+        assertEquals(123_456_789L, w.sinceNanos);
+        assertEquals(0, w.sequence % 2, "a published record has an even sequence");
+        assertTrue(w.sameWaitAs(launcher.readWait(1)), "nothing written in between: the same wait");
+        assertFalse(launcher.readWait(0).isBlocked(), "neighbours untouched");
+        assertFalse(launcher.readWait(2).isBlocked(), "neighbours untouched");
+
+        rank.clearWait(1);
+        final WaitRecord cleared = launcher.readWait(1);
+        assertFalse(cleared.isBlocked());
+        assertFalse(w.sameWaitAs(cleared));
+
+        rank.recordWait(1, BlockedCall.BARRIER, BlockedCall.ON_RECV, 0, 0, 1, 0, 5L);
+        final WaitRecord again = launcher.readWait(1);
+        assertEquals(BlockedCall.BARRIER, again.call);
+        assertFalse(again.sameWaitAs(w), "a new wait of the same rank is a different one");
+        assertTrue(again.sequence > w.sequence);
+    }
+
+    @Test
+    @Timeout(10)
+    void aRecordBeingWrittenReadsAsNull() throws IOException
+    {
+        final JobFile launcher = create(2);
+        launcher.recordWait(0, BlockedCall.SEND, BlockedCall.ON_SEND, 1, 3, 0, 16, 1L);
+        final java.nio.MappedByteBuffer mapped;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(launcher.path(),
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE))
+        {
+            mapped = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, ch.size());
+        }
+        final org.agrona.concurrent.UnsafeBuffer raw = new org.agrona.concurrent.UnsafeBuffer(mapped);
+        final int sequence = raw.getInt(slotOffset(0) + SLOT_WAIT_SEQUENCE_OFFSET);
+        raw.putInt(slotOffset(0) + SLOT_WAIT_SEQUENCE_OFFSET, sequence + 1);
+        assertNull(launcher.readWait(0), "an odd sequence means a writer is inside: retry");
+        raw.putInt(slotOffset(0) + SLOT_WAIT_SEQUENCE_OFFSET, sequence + 2);
+        assertEquals(BlockedCall.SEND, launcher.readWait(0).call);
+        org.agrona.IoUtil.unmap(mapped);
+    }
+
+    @Test
+    @Timeout(10)
+    void statusRequestsCountUpAndRanksAnswerInTheirSlots() throws IOException
+    {
+        final JobFile launcher = create(2);
+        final JobFile rank = track(JobFile.attach(launcher.path(), 1_000));
+        assertEquals(0, rank.statusRequest(), "no request in a fresh file");
+        assertEquals(1, launcher.requestStatus(JobFileDescriptor.STATUS_FLAG_THREADS));
+        assertEquals(1, rank.statusRequest());
+        assertEquals(JobFileDescriptor.STATUS_FLAG_THREADS, rank.statusFlags());
+        assertEquals(2, launcher.requestStatus(0));
+        assertEquals(0, rank.statusFlags());
+        rank.statusAnswered(1, 2);
+        assertEquals(2, launcher.statusAnswered(1));
+        assertEquals(0, launcher.statusAnswered(0));
     }
 }

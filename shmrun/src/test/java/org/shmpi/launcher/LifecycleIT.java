@@ -190,6 +190,11 @@ class LifecycleIT
     {
         final Running job = start("launcher-killed", List.of(), null, scenario(2, List.of(), "block"));
         final List<Long> rankPids = pidsOf(job.awaitLines("READY", 2, 60_000));
+        // The whole launcher at once: the bin/shmrun script and its JVM (the ranks are the JVM's
+        // children; they are not killed).
+        final List<ProcessHandle> launcherJvm = job.process.toHandle().children().toList();
+        assertEquals(1, launcherJvm.size(), "the script runs one launcher JVM: " + launcherJvm);
+        launcherJvm.get(0).destroyForcibly();
         job.process.destroyForcibly();
         job.process.waitFor(10, TimeUnit.SECONDS);
         // Nothing else stops them: each must notice by itself that its launcher is gone (the
