@@ -39,6 +39,11 @@ public final class ProgressEngine
     private ProgressAgent[] agents = new ProgressAgent[0];
     private volatile Thread futexSleeper;
     private final Set<Thread> parked = ConcurrentHashMap.newKeySet();
+    /**
+     * Idle steps (spins, at first) before a wait is recorded: a wait that ends within them, a
+     * ping-pong's receive say, is over in microseconds and costs not even the record's stores.
+     */
+    static final int RECORD_AFTER_IDLES = 64;
     /** The job file slot that waits are recorded in; -1: none (engine tests without a rank). */
     private int recordRank = -1;
     /** The thread whose wait the slot shows (under the lock); null: the slot shows none. */
@@ -240,10 +245,10 @@ public final class ProgressEngine
 
     /**
      * The one wait loop: until {@code request} is complete (when given: a field read, no lambda on
-     * the hot path) or {@code done} is true, run duty cycles, and idle when one did nothing. The
-     * first time it idles it records the wait ({@code call}, and {@code onRequest}'s peer, tag,
-     * context and size, else the given ones) in the rank's slot; it clears the record on the way
-     * out. While idling it answers status requests.
+     * the hot path) or {@code done} is true, run duty cycles, and idle when one did nothing. After
+     * {@link #RECORD_AFTER_IDLES} idle steps it records the wait ({@code call}, and
+     * {@code onRequest}'s peer, tag, context and size, else the given ones) in the rank's slot;
+     * it clears the record on the way out. While idling it answers status requests.
      */
     private void waitLoop(
         final EngineRequest request, final BooleanSupplier done, final int call, final EngineRequest onRequest,
@@ -252,6 +257,7 @@ public final class ProgressEngine
         final BackoffIdler idler = idler();
         idler.reset();
         boolean recorded = false;
+        int idles = 0;
         lock();
         try
         {
@@ -267,7 +273,7 @@ public final class ProgressEngine
                 {
                     break;
                 }
-                if (!recorded && recordRank >= 0 && recordOwner == null)
+                if (!recorded && ++idles > RECORD_AFTER_IDLES && recordRank >= 0 && recordOwner == null)
                 {
                     recordOwner = Thread.currentThread();
                     recorded = true;
