@@ -76,6 +76,26 @@ class LaunchOptionsTest
     private static final Topology TWO_CPUS = Topology.parse("cpu 0 core=0\ncpu 1 core=1\n");
 
     @Test
+    void statusNamesTheJobAndTakesThreads()
+    {
+        final LaunchOptions o = parse("--status", "4711");
+        assertEquals(LaunchOptions.Action.STATUS, o.action());
+        assertEquals("4711", o.statusTarget);
+        assertEquals(false, o.threads);
+        final LaunchOptions t = parse("--status=/dev/shm/shmpi-me/1-2", "--threads");
+        assertEquals("/dev/shm/shmpi-me/1-2", t.statusTarget);
+        assertEquals(true, t.threads);
+        assertEquals(true, parse("--threads", "-np", "2", "--timeout", "5", "-cp", ".", "M").threads,
+            "--threads on a run: the --timeout and SIGQUIT reports carry stacks");
+        final LaunchOptions.UsageException missing =
+            assertThrows(LaunchOptions.UsageException.class, () -> parse("--status"));
+        assertTrue(missing.getMessage().contains("--status needs a value"), missing.getMessage());
+        final LaunchOptions.UsageException extra =
+            assertThrows(LaunchOptions.UsageException.class, () -> parse("--status", "1", "-np", "2"));
+        assertTrue(extra.getMessage().contains("only --threads after it: -np"), extra.getMessage());
+    }
+
+    @Test
     void bindingDefaultsToCoreWhenTheRanksFit()
     {
         assertNull(parse("-np", "2", "-cp", ".", "M").bindTo, "no --bind-to: the default decides");
