@@ -49,6 +49,16 @@ class WaitRecordTest
         throw new AssertionError("rank " + rank + " never showed as blocked");
     }
 
+    /** As the rank's watchdog asks: rank 0's waiting thread answers. */
+    private static String describeRankZero(final PointToPointEngine[] engines)
+    {
+        while (engines[0] == null)
+        {
+            Thread.onSpinWait();
+        }
+        return engines[0].progressEngine().describe(5_000);
+    }
+
     @Test
     @Timeout(60)
     void aBlockedReceiveIsRecordedWhileItWaitsDescribedByPeerAndClearedAfter() throws Exception
@@ -69,12 +79,7 @@ class WaitRecordTest
             else
             {
                 seen.set(awaitBlocked(job.job(), 0));
-                while (engines[0] == null)
-                {
-                    Thread.onSpinWait();
-                }
-                // As the rank's watchdog asks: rank 0's waiting thread answers.
-                described.set(engines[0].progressEngine().describe(5_000));
+                described.set(describeRankZero(engines));
                 data[3] = 42;
                 engine.send(5, 0, 7, data, BYTES, data.length);
             }
@@ -147,11 +152,7 @@ class WaitRecordTest
             {
                 engine.send(2, 0, 10, data, BYTES, data.length);
                 seen.set(awaitBlocked(job.job(), 0));
-                while (engines[0] == null)
-                {
-                    Thread.onSpinWait();
-                }
-                described.set(engines[0].progressEngine().describe(5_000));
+                described.set(describeRankZero(engines));
                 engine.send(2, 0, 11, data, BYTES, data.length);
             }
         });
