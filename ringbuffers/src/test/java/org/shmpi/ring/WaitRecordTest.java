@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.AfterEach;
@@ -50,13 +51,13 @@ class WaitRecordTest
     }
 
     /** As the rank's watchdog asks: rank 0's waiting thread answers. */
-    private static String describeRankZero(final PointToPointEngine[] engines)
+    private static String describeRankZero(final AtomicReferenceArray<PointToPointEngine> engines)
     {
-        while (engines[0] == null)
+        while (engines.get(0) == null)
         {
             Thread.onSpinWait();
         }
-        return engines[0].progressEngine().describe(5_000);
+        return engines.get(0).progressEngine().describe(5_000);
     }
 
     @Test
@@ -64,12 +65,12 @@ class WaitRecordTest
     void aBlockedReceiveIsRecordedWhileItWaitsDescribedByPeerAndClearedAfter() throws Exception
     {
         job = ThreadedJob.start("wait-record", 2, 1 << 16);
-        final PointToPointEngine[] engines = new PointToPointEngine[2];
+        final AtomicReferenceArray<PointToPointEngine> engines = new AtomicReferenceArray<>(2);
         final AtomicReference<String> described = new AtomicReference<>();
         final AtomicReference<WaitRecord> seen = new AtomicReference<>();
         job.run(50, engine ->
         {
-            engines[engine.rank()] = engine;
+            engines.set(engine.rank(), engine);
             final byte[] data = new byte[8];
             if (engine.rank() == 0)
             {
@@ -133,12 +134,12 @@ class WaitRecordTest
     void aBlockedProbeAndAnUnexpectedMessageAreDescribed() throws Exception
     {
         job = ThreadedJob.start("probe-record", 2, 1 << 16);
-        final PointToPointEngine[] engines = new PointToPointEngine[2];
+        final AtomicReferenceArray<PointToPointEngine> engines = new AtomicReferenceArray<>(2);
         final AtomicReference<String> described = new AtomicReference<>();
         final AtomicReference<WaitRecord> seen = new AtomicReference<>();
         job.run(50, engine ->
         {
-            engines[engine.rank()] = engine;
+            engines.set(engine.rank(), engine);
             final byte[] data = new byte[4];
             if (engine.rank() == 0)
             {
