@@ -1,0 +1,198 @@
+package org.shmpi.junit;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.Extension;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
+import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * The extension behind {@link MpiTest}: one invocation of the test method per rank count, each
+ * run on every rank of a job that the class's methods share ({@link TestJob}). In the test JVM
+ * the method body, its {@code @BeforeEach} and its {@code @AfterEach} methods do not run: the
+ * ranks run them.
+ */
+public final class MpiExtension implements TestTemplateInvocationContextProvider
+{
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(MpiExtension.class);
+    private static final int[] DEFAULT_NP = {2};
+
+    @Override
+    public boolean supportsTestTemplate(final ExtensionContext context)
+    {
+        return context.getTestMethod().map(m -> AnnotationSupport.isAnnotated(m, MpiTest.class)).orElse(false);
+    }
+
+    @Override
+    public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(final ExtensionContext context)
+    {
+        final Method method = context.getRequiredTestMethod();
+        final Class<?> testClass = context.getRequiredTestClass();
+        final MpiTest onMethod = AnnotationSupport.findAnnotation(method, MpiTest.class).orElseThrow();
+        final Optional<MpiTest> onClass = AnnotationSupport.findAnnotation(testClass, MpiTest.class);
+        int[] np = onMethod.np();
+        if (np.length == 0)
+        {
+            np = onClass.map(MpiTest::np).filter(a -> a.length > 0).orElse(DEFAULT_NP);
+        }
+        int timeout = onMethod.timeout();
+        if (timeout == 0)
+        {
+            timeout = onClass.map(MpiTest::timeout).filter(t -> t > 0)
+                .orElseGet(() -> Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S));
+        }
+        for (final int n : np)
+        {
+            if (n < 1)
+            {
+                throw new IllegalArgumentException("@MpiTest(np = " + Arrays.toString(np) + ") on " + method +
+                    ": every rank count must be at least 1");
+            }
+        }
+        if (timeout < 1)
+        {
+            throw new IllegalArgumentException("@MpiTest(timeout = " + timeout + ") on " + method +
+                ": the timeout is at least 1 second");
+        }
+        final int t = timeout;
+        final String name = context.getDisplayName();
+        final int maxNp = Settings.maxNp();
+        return Arrays.stream(np).distinct().mapToObj(n -> new RankCount(name, n, t, maxNp));
+    }
+
+    @Override
+    public boolean mayReturnZeroTestTemplateInvocationContexts(final ExtensionContext context)
+    {
+        return false;
+    }
+
+    /** One rank count of one test method: its name, its skip condition, and the run on the ranks. */
+    static final class RankCount implements TestTemplateInvocationContext, ExecutionCondition, InvocationInterceptor
+    {
+        private final String methodName;
+        private final int np;
+        private final int timeoutS;
+        private final int maxNp;
+
+        RankCount(final String methodName, final int np, final int timeoutS, final int maxNp)
+        {
+            this.methodName = methodName;
+            this.np = np;
+            this.timeoutS = timeoutS;
+            this.maxNp = maxNp;
+        }
+
+        @Override
+        public String getDisplayName(final int invocationIndex)
+        {
+            return methodName + " [np=" + np + "]";
+        }
+
+        @Override
+        public List<Extension> getAdditionalExtensions()
+        {
+            return List.of(this);
+        }
+
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context)
+        {
+            if (maxNp > 0 && np > maxNp)
+            {
+                return ConditionEvaluationResult.disabled("np=" + np + " is above the cap of " + maxNp + " ranks (" +
+                    Settings.MAX_NP + " / " + Settings.envName(Settings.MAX_NP) + ")");
+            }
+            return ConditionEvaluationResult.enabled("np=" + np);
+        }
+
+        @Override
+        public void interceptTestTemplateMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
+        {
+            invocation.skip();
+            final Method m = invocationContext.getExecutable();
+            if (m.getParameterCount() != 0)
+            {
+                throw new IllegalArgumentException("@MpiTest method " + m + " takes parameters; the ranks run it " +
+                    "without any (read MPI.COMM_WORLD for the rank and size)");
+            }
+            holder(context).run(np, context.getRequiredTestClass().getName(), m.getName(), timeoutS);
+        }
+
+        @Override
+        public void interceptBeforeEachMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
+        {
+            // Every rank runs it, around the body.
+            invocation.skip();
+        }
+
+        @Override
+        public void interceptAfterEachMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
+        {
+            invocation.skip();
+        }
+
+        /** The jobs of the test class, kept in the class's store: closed when the class is done. */
+        private JobHolder holder(final ExtensionContext context)
+        {
+            ExtensionContext classContext = context;
+            while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent())
+            {
+                classContext = classContext.getParent().get();
+            }
+            return classContext.getStore(NAMESPACE).getOrComputeIfAbsent("jobs." + np, k -> new JobHolder(),
+                JobHolder.class);
+        }
+    }
+
+    /** The current job of one class at one rank count; a broken job is replaced before the next run. */
+    static final class JobHolder implements AutoCloseable
+    {
+        private TestJob job;
+
+        synchronized void run(final int np, final String className, final String methodName, final int timeoutS)
+            throws Throwable
+        {
+            if (job != null && job.broken())
+            {
+                job.close();
+                job = null;
+            }
+            if (job == null)
+            {
+                try
+                {
+                    job = TestJob.start(np);
+                }
+                catch (final IOException ex)
+                {
+                    throw new MpiTestFailure(-1, "cannot start a test job of " + np + " ranks: " + ex);
+                }
+            }
+            job.run(className, methodName, timeoutS);
+        }
+
+        @Override
+        public synchronized void close()
+        {
+            if (job != null)
+            {
+                job.close();
+                job = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.shmpi.junit.samples;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.shmpi.junit.MpiTest;
+
+import mpi.MPI;
+
+/**
+ * Methods that share one job, one that kills its rank, and ones after it in a fresh job; each
+ * rank appends {@code method rank pid} to {@value #LOG}.
+ */
+@EnabledIfSystemProperty(named = "shmpi.samples", matches = "true")
+@TestMethodOrder(MethodOrderer.MethodName.class)
+@MpiTest(np = 2, timeout = 30)
+public class SharedJobSample
+{
+    public static final String LOG = "target/shared-job-sample.log";
+
+    static void log(final String method) throws IOException
+    {
+        Files.writeString(Path.of(LOG), method + " " + MPI.COMM_WORLD.getRank() + " " + ProcessHandle.current().pid() +
+            "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    @MpiTest
+    void a1() throws IOException
+    {
+        log("a1");
+        MPI.COMM_WORLD.barrier();
+    }
+
+    @MpiTest
+    void a2() throws IOException
+    {
+        log("a2");
+        MPI.COMM_WORLD.barrier();
+    }
+
+    /** Rank 1's JVM dies in the middle of the test. */
+    @MpiTest
+    void b1Crashes() throws IOException
+    {
+        log("b1");
+        if (MPI.COMM_WORLD.getRank() == 1)
+        {
+            System.out.println("rank 1 about to halt");
+            System.out.flush();
+            Runtime.getRuntime().halt(7);
+        }
+        MPI.COMM_WORLD.barrier();
+    }
+
+    @MpiTest
+    void c1() throws IOException
+    {
+        log("c1");
+        MPI.COMM_WORLD.barrier();
+    }
+
+    @MpiTest
+    void c2() throws IOException
+    {
+        log("c2");
+        MPI.COMM_WORLD.barrier();
+    }
+}
