@@ -66,9 +66,8 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
                 ": the timeout is at least 1 second");
         }
         final int t = timeout;
-        final String name = context.getDisplayName();
         final int maxNp = Settings.maxNp();
-        return Arrays.stream(np).distinct().mapToObj(n -> new RankCount(name, n, t, maxNp));
+        return Arrays.stream(np).distinct().mapToObj(n -> new RankCount(n, t, maxNp));
     }
 
     @Override
@@ -80,14 +79,12 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
     /** One rank count of one test method: its name, its skip condition, and the run on the ranks. */
     static final class RankCount implements TestTemplateInvocationContext, ExecutionCondition, InvocationInterceptor
     {
-        private final String methodName;
         private final int np;
         private final int timeoutS;
         private final int maxNp;
 
-        RankCount(final String methodName, final int np, final int timeoutS, final int maxNp)
+        RankCount(final int np, final int timeoutS, final int maxNp)
         {
-            this.methodName = methodName;
             this.np = np;
             this.timeoutS = timeoutS;
             this.maxNp = maxNp;
@@ -96,7 +93,8 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         @Override
         public String getDisplayName(final int invocationIndex)
         {
-            return methodName + " [np=" + np + "]";
+            // Under the method's own node: IDEs show ring() > [np=4]; surefire's phrased names, ring() [np=4].
+            return "[np=" + np + "]";
         }
 
         @Override

@@ -31,6 +31,7 @@ import org.junit.platform.testkit.engine.EventType;
 import org.shmpi.junit.samples.BasicsSample;
 import org.shmpi.junit.samples.HangSample;
 import org.shmpi.junit.samples.KeepSample;
+import org.shmpi.junit.samples.MpiAssertSample;
 import org.shmpi.junit.samples.SharedJobSample;
 import org.opentest4j.TestAbortedException;
 
@@ -63,12 +64,18 @@ class MpiExtensionTest
     /** The finished (or skipped) event of each test, by display name. */
     static Map<String, Event> byName(final EngineExecutionResults r)
     {
+        final Map<org.junit.platform.engine.UniqueId, String> names = new HashMap<>();
+        for (final Event e : r.allEvents().list())
+        {
+            names.put(e.getTestDescriptor().getUniqueId(), e.getTestDescriptor().getDisplayName());
+        }
         final Map<String, Event> m = new HashMap<>();
         for (final Event e : r.testEvents().list())
         {
             if (e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
             {
-                m.put(e.getTestDescriptor().getDisplayName(), e);
+                final String parent = e.getTestDescriptor().getParent().map(d -> names.getOrDefault(d.getUniqueId(), d.getDisplayName())).orElse("?");
+                m.put(parent + " " + e.getTestDescriptor().getDisplayName(), e);
             }
         }
         return m;
@@ -175,6 +182,34 @@ class MpiExtensionTest
         assertEquals(EventType.SKIPPED, skipped.getType());
         assertEquals("np=64 is above the cap of 8 ranks (shmpi.test.max.np / SHMPI_TEST_MAX_NP)",
             skipped.getRequiredPayload(String.class));
+        nothingLeftBehind();
+    }
+
+    @Test
+    void collectiveChecksFailOnEveryRankWithTheFailingRanksOwnError() throws Exception
+    {
+        final EngineExecutionResults r = run(MpiAssertSample.class);
+        r.testEvents().assertStatistics(s -> s.started(5).succeeded(2).failed(3));
+        final Map<String, Event> ev = byName(r);
+        assertEquals(TestExecutionResult.Status.SUCCESSFUL, result(ev, "holdEverywhere() [np=1]").getStatus());
+        assertEquals(TestExecutionResult.Status.SUCCESSFUL, result(ev, "holdEverywhere() [np=3]").getStatus());
+        for (final String name : List.of("notTheSameOnRankOne() [np=3]", "onRankFailsThere() [np=3]"))
+        {
+            final Throwable f = failure(ev, name);
+            assertEquals(1, ((MpiTestFailure)f).rank(), f.toString());
+            assertTrue(f.getMessage().startsWith("rank 1 (of 3) failed (3 ranks failed): "), f.getMessage());
+            assertFalse(f.getMessage().contains("the job was stopped"), f.getMessage());
+            assertEquals(2, f.getSuppressed().length, name);
+            for (final Throwable s : f.getSuppressed())
+            {
+                assertTrue(s.getMessage().contains("OtherRankFailed: check failed on rank 1: "), s.getMessage());
+            }
+        }
+        assertTrue(failure(ev, "notTheSameOnRankOne() [np=3]").getMessage().contains("rank 1 has x where rank 0 has y"));
+        assertTrue(failure(ev, "onRankFailsThere() [np=3]").getMessage().contains("only on rank one"));
+        final Throwable byRank = failure(ev, "byRankFailsOnTheLastRank() [np=3]");
+        assertTrue(byRank.getMessage().startsWith("rank 2 (of 3) failed (3 ranks failed): org.opentest4j." +
+            "AssertionFailedError: on rank 2 ==> expected: <2> but was: <9>"), byRank.getMessage());
         nothingLeftBehind();
     }
 
