@@ -219,7 +219,7 @@ class MpiExtensionTest
         final Path log = Path.of(SharedJobSample.LOG);
         Files.deleteIfExists(log);
         final EngineExecutionResults r = run(SharedJobSample.class);
-        r.testEvents().assertStatistics(s -> s.started(5).succeeded(4).failed(1));
+        r.testEvents().assertStatistics(s -> s.started(6).succeeded(4).failed(2));
         final Map<String, Event> ev = byName(r);
         final Throwable crash = failure(ev, "b1Crashes() [np=2]");
         assertTrue(crash.getMessage().startsWith("rank 1 (of 2) exited during the test; the job ended"), crash.getMessage());
@@ -233,11 +233,14 @@ class MpiExtensionTest
             final String[] w = line.split(" ");
             pid.put(w[0] + "/" + w[1], Long.parseLong(w[2]));
         }
-        assertEquals(10, pid.size(), pid.toString());
+        assertEquals(12, pid.size(), pid.toString());
+        final Throwable failed = failure(ev, "b0Fails() [np=2]");
+        assertTrue(failed.getMessage().startsWith("rank 0 (of 2) failed: "), failed.getMessage());
         for (final int rank : new int[] {0, 1})
         {
             assertEquals(pid.get("a1/" + rank), pid.get("a2/" + rank), "one job for a1, a2: " + pid);
-            assertEquals(pid.get("a1/" + rank), pid.get("b1/" + rank), "one job for a1, a2, b1: " + pid);
+            assertEquals(pid.get("a1/" + rank), pid.get("b0/" + rank), "one job for a1, a2, b0: " + pid);
+            assertNotEquals(pid.get("b0/" + rank), pid.get("b1/" + rank), "a fresh job after the failure: " + pid);
             assertEquals(pid.get("c1/" + rank), pid.get("c2/" + rank), "one job for c1, c2: " + pid);
             assertNotEquals(pid.get("b1/" + rank), pid.get("c1/" + rank), "a fresh job after the crash: " + pid);
         }

@@ -14,7 +14,8 @@ import org.shmpi.junit.MpiTest;
 import mpi.MPI;
 
 /**
- * Methods that share one job, one that kills its rank, and ones after it in a fresh job; each
+ * Methods that share one job, one that fails, one that kills its rank, and ones after it in
+ * fresh jobs; each
  * rank appends {@code method rank pid} to {@value #LOG}.
  */
 @EnabledIfSystemProperty(named = "shmpi.samples", matches = "true")
@@ -42,6 +43,14 @@ public class SharedJobSample
     {
         log("a2");
         MPI.COMM_WORLD.barrier();
+    }
+
+    /** An assertion fails on rank 0; every rank returns. The job is not reused after it. */
+    @MpiTest
+    void b0Fails() throws IOException
+    {
+        log("b0");
+        org.junit.jupiter.api.Assertions.assertEquals(1, MPI.COMM_WORLD.getRank(), "rank");
     }
 
     /** Rank 1's JVM dies in the middle of the test. */
