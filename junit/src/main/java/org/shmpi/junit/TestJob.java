@@ -102,11 +102,21 @@ final class TestJob implements AutoCloseable
             // The launcher gives the ranks its own class path first and the program's after it,
             // and builds its class-data archive (faster rank start-up) of the former: jars only,
             // since the JVM archives no classes from directories.
+            // When shmpi itself comes as class directories (an IDE, a reactor build before
+            // `package`), the launcher needs them and the archive is off.
             final List<String> jars = new ArrayList<>();
             final List<String> rest = new ArrayList<>();
+            boolean shmpiInDirectories = false;
             for (final String e : classpath)
             {
                 (e.endsWith(".jar") ? jars : rest).add(e);
+                shmpiInDirectories |= !e.endsWith(".jar") && holdsShmpi(Path.of(e));
+            }
+            if (shmpiInDirectories)
+            {
+                jars.clear();
+                jars.addAll(classpath);
+                cmd.add("-Dshmpi.launcher.cds.dir=none");
             }
             if (rest.isEmpty())
             {
@@ -153,6 +163,20 @@ final class TestJob implements AutoCloseable
             }
             return job;
         }
+    }
+
+    /** True when {@code dir} is a class directory of shmpi's runtime (what the launcher loads). */
+    static boolean holdsShmpi(final Path dir)
+    {
+        for (final String pkg : new String[] {"org/shmpi/launcher", "org/shmpi/shm", "org/shmpi/ring",
+            "org/shmpi/affinity", "mpi"})
+        {
+            if (Files.isDirectory(dir.resolve(pkg)))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void accept(final ServerSocket server, final long token, final int startTimeoutS) throws IOException
