@@ -187,6 +187,13 @@ public final class Scenario
                 }
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
                 break;
+            case "start-and-finalize":
+                // What a rank sees before anything has set its error handler, and after Finalize.
+                System.out.println("START rank=" + rank + " errhandler-fatal=" +
+                    (MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_ARE_FATAL));
+                MPI.Finalize();
+                System.out.println("FINALIZED rank=" + rank + " isFinalized=" + MPI.isFinalized());
+                return;
             case "size":
                 System.out.println("SIZE rank=" + rank + " size=" + size + " jobdir=" + System.getenv("SHMPI_JOB_DIR"));
                 break;

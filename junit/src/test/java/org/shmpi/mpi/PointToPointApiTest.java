@@ -1,4 +1,7 @@
-package org.shmpi.launcher.progs;
+package org.shmpi.mpi;
+
+import static org.shmpi.mpi.Expect.expect;
+import static org.shmpi.mpi.Expect.expectError;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -17,64 +20,305 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.shmpi.junit.MpiTest;
+
 import mpi.Comm;
 import mpi.Datatype;
 import mpi.Freeable;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
 
 /**
- * The point-to-point API checks of this release, run by every rank on COMM_WORLD (at 1, 2 and
- * 4 ranks) and on COMM_SELF. Each check prints {@code PASS name} or {@code FAIL name: why};
- * the test launching it requires every expected PASS and no FAIL.
+ * The point-to-point API checks of this release, on {@code COMM_WORLD} (at 1, 2 and 4 ranks)
+ * and on {@code COMM_SELF}: one method per check and communicator ({@code worldX} / {@code selfX}),
+ * one per message size where a check has several. Every rank runs each method; a failure on any
+ * rank fails it. What only a fresh or a finalized rank can show (the default error handler is
+ * {@code ERRORS_ARE_FATAL}, {@code isFinalized} after {@code Finalize}) is checked by
+ * {@code PointToPointApiIT} in shmrun, since the runner sets {@code ERRORS_RETURN} before each
+ * method and finalizes only when the job ends.
  */
-public final class ApiChecks
+@MpiTest(np = {1, 2, 4})
+class PointToPointApiTest
 {
-    private static int rank;
-    private static int failures;
-
-    private ApiChecks()
-    {
-    }
-
-    public static void main(final String[] args) throws Exception
-    {
-        MPI.Init(args);
-        rank = MPI.COMM_WORLD.getRank();
-        check("errhandler-default", () -> expect(MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_ARE_FATAL, "default"));
-        check("init-state", () -> expect(MPI.isInitialized() && !MPI.isFinalized() && MPI.isThreadMain() &&
-            MPI.queryThread() == MPI.THREAD_SINGLE && MPI.wtick() > 0 && MPI.wtime() <= MPI.wtime(), "state"));
-        MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
-        MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
-        for (final Comm comm : new Comm[] {MPI.COMM_WORLD, MPI.COMM_SELF})
-        {
-            final String c = comm == MPI.COMM_WORLD ? "world" : "self";
-            for (final int n : new int[] {0, 1, 1000, 300_000})
-            {
-                check(c + "-arrays-" + n, () -> allArrayTypes(comm, n));
-                check(c + "-buffers-" + n, () -> directBuffers(comm, n));
-            }
-            check(c + "-any-source-any-tag", () -> anySource(comm));
-            check(c + "-proc-null", () -> procNull(comm));
-            check(c + "-errors", () -> errors(comm));
-            check(c + "-truncate", () -> truncate(comm));
-            check(c + "-slices", () -> slices(comm));
-            check(c + "-call-errhandler-returns", () -> callErrhandlerReturns(comm));
-            check(c + "-barrier", () -> barrierWaitsForEveryRank(comm, c));
-        }
-        check("freeable-cloneable", ApiChecks::freeableCloneable);
-        MPI.COMM_WORLD.barrier();
-        System.out.println("DONE rank=" + rank + " failures=" + failures);
-        MPI.Finalize();
-        check("finalized", () -> expect(MPI.isFinalized(), "isFinalized"));
-    }
-
     private static final int BARRIER_ROUNDS = 50;
     private static final int BOARD_SLOT_BYTES = 64;
     private static final VarHandle BOARD_SLOT =
         MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+    /** This rank in COMM_WORLD. */
+    private int rank;
+
+    @BeforeEach
+    void setUp()
+    {
+        rank = MPI.COMM_WORLD.getRank();
+    }
+
+    /** Every check receives what it sends: nothing may be left for the next method of the job. */
+    @AfterEach
+    void nothingLeftUnreceived()
+    {
+        Expect.nothingLeftUnreceived();
+    }
+
+    /**
+     * Was "errhandler-default" (COMM_WORLD starts with ERRORS_ARE_FATAL: now in PointToPointApiIT).
+     * Here: the runner's ERRORS_RETURN is in place, ERRORS_ARE_FATAL can be set and read back.
+     */
+    @MpiTest
+    void errhandlerSetAndGet()
+    {
+        expect(MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_RETURN, "ERRORS_RETURN set by the runner");
+        try
+        {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            expect(MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_ARE_FATAL, "ERRORS_ARE_FATAL after setErrhandler");
+        }
+        finally
+        {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        }
+        expect(MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_RETURN, "ERRORS_RETURN restored");
+    }
+
+    @MpiTest
+    void initState()
+    {
+        expect(MPI.isInitialized() && !MPI.isFinalized() && MPI.isThreadMain() &&
+            MPI.queryThread() == MPI.THREAD_SINGLE && MPI.wtick() > 0 && MPI.wtime() <= MPI.wtime(), "state");
+    }
+
+    // ---- COMM_WORLD -------------------------------------------------------------------------
+
+    @MpiTest
+    void worldArrays0()
+    {
+        allArrayTypes(MPI.COMM_WORLD, 0);
+    }
+
+    @MpiTest
+    void worldArrays1()
+    {
+        allArrayTypes(MPI.COMM_WORLD, 1);
+    }
+
+    @MpiTest
+    void worldArrays1000()
+    {
+        allArrayTypes(MPI.COMM_WORLD, 1000);
+    }
+
+    @MpiTest
+    void worldArrays300000()
+    {
+        allArrayTypes(MPI.COMM_WORLD, 300_000);
+    }
+
+    @MpiTest
+    void worldBuffers0()
+    {
+        directBuffers(MPI.COMM_WORLD, 0);
+    }
+
+    @MpiTest
+    void worldBuffers1()
+    {
+        directBuffers(MPI.COMM_WORLD, 1);
+    }
+
+    @MpiTest
+    void worldBuffers1000()
+    {
+        directBuffers(MPI.COMM_WORLD, 1000);
+    }
+
+    @MpiTest
+    void worldBuffers300000()
+    {
+        directBuffers(MPI.COMM_WORLD, 300_000);
+    }
+
+    @MpiTest
+    void worldAnySourceAnyTag()
+    {
+        anySource(MPI.COMM_WORLD);
+    }
+
+    @MpiTest
+    void worldProcNull()
+    {
+        procNull(MPI.COMM_WORLD);
+    }
+
+    @MpiTest
+    void worldErrors()
+    {
+        errors(MPI.COMM_WORLD);
+    }
+
+    @MpiTest
+    void worldTruncate()
+    {
+        truncate(MPI.COMM_WORLD);
+    }
+
+    @MpiTest
+    void worldSlices()
+    {
+        slices(MPI.COMM_WORLD);
+    }
+
+    @MpiTest
+    void worldCallErrhandlerReturns()
+    {
+        callErrhandlerReturns(MPI.COMM_WORLD);
+    }
+
+    @MpiTest
+    void worldBarrier() throws Exception
+    {
+        barrierWaitsForEveryRank(MPI.COMM_WORLD, "world");
+    }
+
+    // ---- COMM_SELF --------------------------------------------------------------------------
+
+    @MpiTest
+    void selfArrays0()
+    {
+        allArrayTypes(MPI.COMM_SELF, 0);
+    }
+
+    @MpiTest
+    void selfArrays1()
+    {
+        allArrayTypes(MPI.COMM_SELF, 1);
+    }
+
+    @MpiTest
+    void selfArrays1000()
+    {
+        allArrayTypes(MPI.COMM_SELF, 1000);
+    }
+
+    @MpiTest
+    void selfArrays300000()
+    {
+        allArrayTypes(MPI.COMM_SELF, 300_000);
+    }
+
+    @MpiTest
+    void selfBuffers0()
+    {
+        directBuffers(MPI.COMM_SELF, 0);
+    }
+
+    @MpiTest
+    void selfBuffers1()
+    {
+        directBuffers(MPI.COMM_SELF, 1);
+    }
+
+    @MpiTest
+    void selfBuffers1000()
+    {
+        directBuffers(MPI.COMM_SELF, 1000);
+    }
+
+    @MpiTest
+    void selfBuffers300000()
+    {
+        directBuffers(MPI.COMM_SELF, 300_000);
+    }
+
+    @MpiTest
+    void selfAnySourceAnyTag()
+    {
+        anySource(MPI.COMM_SELF);
+    }
+
+    @MpiTest
+    void selfProcNull()
+    {
+        procNull(MPI.COMM_SELF);
+    }
+
+    @MpiTest
+    void selfErrors()
+    {
+        errors(MPI.COMM_SELF);
+    }
+
+    @MpiTest
+    void selfTruncate()
+    {
+        truncate(MPI.COMM_SELF);
+    }
+
+    @MpiTest
+    void selfSlices()
+    {
+        slices(MPI.COMM_SELF);
+    }
+
+    @MpiTest
+    void selfCallErrhandlerReturns()
+    {
+        callErrhandlerReturns(MPI.COMM_SELF);
+    }
+
+    @MpiTest
+    void selfBarrier() throws Exception
+    {
+        barrierWaitsForEveryRank(MPI.COMM_SELF, "self");
+    }
+
+    // ---- neither ----------------------------------------------------------------------------
+
+    /**
+     * Comm and Datatype are Freeable and Cloneable as in Open MPI (this compiles only if so).
+     * Predefined ones cannot be freed (ERR_COMM, ERR_TYPE); a datatype dup can, and is then null.
+     */
+    @MpiTest
+    void freeableCloneable()
+    {
+        final Freeable world = MPI.COMM_WORLD;
+        final Freeable self = MPI.COMM_SELF;
+        final Freeable type = MPI.INT;
+        final Cloneable commClone = MPI.COMM_WORLD;
+        final Cloneable typeClone = MPI.INT;
+        expect(commClone != null && typeClone != null, "handles");
+        expectError(MPI.ERR_COMM, world::free);
+        expectError(MPI.ERR_COMM, self::free);
+        expectError(MPI.ERR_TYPE, type::free);
+        expectError(MPI.ERR_TYPE, MPI.DATATYPE_NULL::free);
+        expectError(MPI.ERR_TYPE, MPI.DATATYPE_NULL::dup);
+        expect(!MPI.INT.isNull() && MPI.COMM_WORLD.getSize() > 0 && !MPI.COMM_WORLD.isNull(), "still usable");
+        final int me = MPI.COMM_WORLD.getRank();
+        for (final Datatype base : new Datatype[] {MPI.INT, MPI.DOUBLE_INT})
+        {
+            final Datatype d = base.clone();
+            final Datatype d2 = base.dup();
+            expect(d != base && d2 != base && !d.isNull() && d.getSize() == base.getSize() &&
+                d.getName().equals(base.getName()), "dup of " + base);
+            final ByteBuffer out = MPI.newByteBuffer(2 * base.getSize());
+            out.putInt(0, 5);
+            out.putInt(base.getSize(), 6);
+            final ByteBuffer in = MPI.newByteBuffer(2 * base.getSize());
+            final Status s = MPI.COMM_WORLD.sendRecv(out, 2, d, me, 37, in, 2, base, me, 37);
+            expect(s.getCount(d) == 2 && in.getInt(0) == 5 && in.getInt(base.getSize()) == 6, "data with a dup");
+            final Freeable f = d;
+            f.free();
+            expect(d.isNull() && !d2.isNull() && !base.isNull(), "freed dup is null, nothing else");
+            expectError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.send(out, 1, d, me, 38));
+            expectError(MPI.ERR_TYPE, d::free);
+            d2.free();
+        }
+    }
+
+    // ---- the checks, on either communicator ------------------------------------------------
 
     /**
      * No rank leaves barrier k before every rank of {@code comm} has entered it. Each rank has a
@@ -85,7 +329,7 @@ public final class ApiChecks
      * passes whatever the timing: the dawdler's store is ordered before its entry, and every
      * exit after it.
      */
-    private static void barrierWaitsForEveryRank(final Comm comm, final String name) throws Exception
+    private void barrierWaitsForEveryRank(final Comm comm, final String name) throws Exception
     {
         final int me = comm.getRank();
         final int size = comm.getSize();
@@ -123,33 +367,6 @@ public final class ApiChecks
         }
         // Nobody may reuse the board before everyone has read it for the last time.
         comm.barrier();
-    }
-
-    private interface Body
-    {
-        void run() throws Exception;
-    }
-
-    private static void check(final String name, final Body body)
-    {
-        try
-        {
-            body.run();
-            System.out.println("PASS " + name + " rank=" + rank);
-        }
-        catch (final Throwable t)
-        {
-            failures++;
-            System.out.println("FAIL " + name + " rank=" + rank + ": " + t);
-        }
-    }
-
-    private static void expect(final boolean ok, final String what)
-    {
-        if (!ok)
-        {
-            throw new AssertionError(what);
-        }
     }
 
     /** Sends to the next rank, receives from the previous (a ring), for every array type. */
@@ -421,61 +638,6 @@ public final class ApiChecks
         final int[] one = new int[1];
         comm.recv(one, 1, MPI.INT, comm.getRank(), 36);
         expect(one[0] == 36, "communicator usable after callErrhandler");
-    }
-
-    /**
-     * Comm and Datatype are Freeable and Cloneable as in Open MPI (this compiles only if so).
-     * Predefined ones cannot be freed (ERR_COMM, ERR_TYPE); a datatype dup can, and is then null.
-     */
-    private static void freeableCloneable()
-    {
-        final Freeable world = MPI.COMM_WORLD;
-        final Freeable self = MPI.COMM_SELF;
-        final Freeable type = MPI.INT;
-        final Cloneable commClone = MPI.COMM_WORLD;
-        final Cloneable typeClone = MPI.INT;
-        expect(commClone != null && typeClone != null, "handles");
-        expectError(MPI.ERR_COMM, world::free);
-        expectError(MPI.ERR_COMM, self::free);
-        expectError(MPI.ERR_TYPE, type::free);
-        expectError(MPI.ERR_TYPE, MPI.DATATYPE_NULL::free);
-        expectError(MPI.ERR_TYPE, MPI.DATATYPE_NULL::dup);
-        expect(!MPI.INT.isNull() && MPI.COMM_WORLD.getSize() > 0 && !MPI.COMM_WORLD.isNull(), "still usable");
-        final int me = MPI.COMM_WORLD.getRank();
-        for (final Datatype base : new Datatype[] {MPI.INT, MPI.DOUBLE_INT})
-        {
-            final Datatype d = base.clone();
-            final Datatype d2 = base.dup();
-            expect(d != base && d2 != base && !d.isNull() && d.getSize() == base.getSize() &&
-                d.getName().equals(base.getName()), "dup of " + base);
-            final ByteBuffer out = MPI.newByteBuffer(2 * base.getSize());
-            out.putInt(0, 5);
-            out.putInt(base.getSize(), 6);
-            final ByteBuffer in = MPI.newByteBuffer(2 * base.getSize());
-            final Status s = MPI.COMM_WORLD.sendRecv(out, 2, d, me, 37, in, 2, base, me, 37);
-            expect(s.getCount(d) == 2 && in.getInt(0) == 5 && in.getInt(base.getSize()) == 6, "data with a dup");
-            final Freeable f = d;
-            f.free();
-            expect(d.isNull() && !d2.isNull() && !base.isNull(), "freed dup is null, nothing else");
-            expectError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.send(out, 1, d, me, 38));
-            expectError(MPI.ERR_TYPE, d::free);
-            d2.free();
-        }
-    }
-
-    private static void expectError(final int errorClass, final Runnable call)
-    {
-        try
-        {
-            call.run();
-        }
-        catch (final MPIException ex)
-        {
-            expect(ex.getErrorClass() == errorClass, "expected error class " + errorClass + " got " +
-                ex.getErrorClass() + ": " + ex.getMessage());
-            return;
-        }
-        throw new AssertionError("expected error class " + errorClass + ", call succeeded");
     }
 
     private static void fill(final Object array, final int who, final int type)
