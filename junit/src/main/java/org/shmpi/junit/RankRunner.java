@@ -99,7 +99,25 @@ public final class RankRunner
                 captured.reset();
             }
             final long start = System.nanoTime();
-            final Throwable failure = run(className, methodName);
+            final Throwable failure = run(className, methodName, bodyFailure ->
+            {
+                // Tell the test JVM now: an @AfterEach that blocks must not hide it.
+                final String soFar;
+                synchronized (captured)
+                {
+                    soFar = captured.toString(StandardCharsets.UTF_8);
+                }
+                final Wire.Result r = result(rank, id, bodyFailure, System.nanoTime() - start, soFar);
+                try
+                {
+                    new Wire.Result(r.rank, r.id, r.outcome, r.nanos, r.throwableClass, r.message, r.stackTrace,
+                        r.serialized, r.output, true).write(out);
+                }
+                catch (final IOException ex)
+                {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+            });
             final long nanos = System.nanoTime() - start;
             System.out.flush();
             System.err.flush();
@@ -174,7 +192,8 @@ public final class RankRunner
     }
 
     /** Runs one test method as JUnit would on this rank; returns what it threw, or null. */
-    static Throwable run(final String className, final String methodName)
+    static Throwable run(final String className, final String methodName,
+        final java.util.function.Consumer<Throwable> bodyFailed)
     {
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
@@ -207,6 +226,10 @@ public final class RankRunner
         }
         final List<Method> after = AnnotationSupport.findAnnotatedMethods(testClass, AfterEach.class,
             HierarchyTraversalMode.BOTTOM_UP);
+        if (failure != null && !after.isEmpty())
+        {
+            bodyFailed.accept(failure);
+        }
         for (final Method m : after)
         {
             try

@@ -339,6 +339,7 @@ final class TestJob implements AutoCloseable
             }
         }
         final Wire.Result[] results = new Wire.Result[np];
+        final Wire.Result[] early = new Wire.Result[np];
         int remaining = np;
         final long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(timeoutS);
@@ -353,7 +354,7 @@ final class TestJob implements AutoCloseable
                 broken = true;
                 if (firstFailed >= 0)
                 {
-                    throw stoppedAfterFailure(results, firstFailed, graceMs);
+                    throw stoppedAfterFailure(results, early, firstFailed, graceMs);
                 }
                 throw hang(results, timeoutS);
             }
@@ -379,6 +380,17 @@ final class TestJob implements AutoCloseable
             }
             if (e.result.id != id || results[e.rank] != null)
             {
+                continue;
+            }
+            if (e.result.early)
+            {
+                // The body failed; the rank runs its @AfterEach methods before its result.
+                early[e.rank] = e.result;
+                if (firstFailed < 0)
+                {
+                    firstFailed = e.rank;
+                    deadline = Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs));
+                }
                 continue;
             }
             results[e.rank] = e.result;
@@ -554,14 +566,22 @@ final class TestJob implements AutoCloseable
         }
     }
 
-    private MpiTestFailure stoppedAfterFailure(final Wire.Result[] results, final int firstFailed, final int graceMs)
+    private MpiTestFailure stoppedAfterFailure(final Wire.Result[] results, final Wire.Result[] early,
+        final int firstFailed, final int graceMs)
     {
         final String report = statusReport();
         final List<Integer> running = unfinished(results);
-        final Throwable base = outcome(results);
-        final MpiTestFailure f = failureOf(results[firstFailed], 1);
+        final Wire.Result[] known = results.clone();
+        for (int r = 0; r < np; r++)
+        {
+            known[r] = known[r] == null ? early[r] : known[r];
+        }
+        final Throwable base = outcome(known);
+        final MpiTestFailure f = failureOf(known[firstFailed], 1);
+        final String after = results[firstFailed] == null ? " (rank " + firstFailed + " itself was still in its " +
+            "@AfterEach methods)" : "";
         final String msg = f.getMessage() + "\n" + ranks(running) + " had not finished " + graceMs +
-            " ms after rank " + firstFailed + " failed (" + Settings.GRACE + "); the job was stopped. " +
+            " ms after rank " + firstFailed + " failed (" + Settings.GRACE + ")" + after + "; the job was stopped. " +
             "What every rank was doing:\n" + report + tail.describe();
         final MpiTestFailure stopped = new MpiTestFailure(firstFailed, msg);
         stopped.setStackTrace(f.getStackTrace());

@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
  *                                   string throwable class, string message, string stack trace,
  *                                   int n + n bytes of the serialized throwable (0: none),
  *                                   string output
+ *                            EARLY  the same as RESULT with byte 'e': the body failed and the
+ *                                   {@code @AfterEach} methods are about to run (a RESULT follows)
  * </pre>
  * The connection closing is a rank's end: the controller treats it as the rank exiting, and a
  * rank whose controller disappears exits at once.
@@ -27,6 +29,7 @@ final class Wire
     static final byte RUN = 'R';
     static final byte EXIT = 'X';
     static final byte RESULT = 'r';
+    static final byte EARLY = 'e';
 
     static final byte PASSED = 0;
     static final byte FAILED = 1;
@@ -81,6 +84,8 @@ final class Wire
         final int rank;
         final int id;
         final byte outcome;
+        /** Sent before the {@code @AfterEach} methods ran: the final result is still to come. */
+        final boolean early;
         final long nanos;
         final String throwableClass;
         final String message;
@@ -91,6 +96,14 @@ final class Wire
         Result(final int rank, final int id, final byte outcome, final long nanos, final String throwableClass,
             final String message, final String stackTrace, final byte[] serialized, final String output)
         {
+            this(rank, id, outcome, nanos, throwableClass, message, stackTrace, serialized, output, false);
+        }
+
+        Result(final int rank, final int id, final byte outcome, final long nanos, final String throwableClass,
+            final String message, final String stackTrace, final byte[] serialized, final String output,
+            final boolean early)
+        {
+            this.early = early;
             this.rank = rank;
             this.id = id;
             this.outcome = outcome;
@@ -104,7 +117,7 @@ final class Wire
 
         void write(final DataOutputStream out) throws IOException
         {
-            out.writeByte(RESULT);
+            out.writeByte(early ? EARLY : RESULT);
             out.writeInt(id);
             out.writeByte(outcome);
             out.writeLong(nanos);
@@ -119,7 +132,7 @@ final class Wire
         static Result read(final int rank, final DataInputStream in) throws IOException
         {
             final byte kind = in.readByte();
-            if (kind != RESULT)
+            if (kind != RESULT && kind != EARLY)
             {
                 throw new IOException("rank " + rank + " sent " + kind + " where a result was due");
             }
@@ -127,7 +140,7 @@ final class Wire
             final byte outcome = in.readByte();
             final long nanos = in.readLong();
             return new Result(rank, id, outcome, nanos, readString(in), readString(in), readString(in),
-                readBytes(in), readString(in));
+                readBytes(in), readString(in), kind == EARLY);
         }
     }
 }

@@ -28,6 +28,7 @@ import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.EventType;
+import org.shmpi.junit.samples.AfterEachSample;
 import org.shmpi.junit.samples.BasicsSample;
 import org.shmpi.junit.samples.HangSample;
 import org.shmpi.junit.samples.KeepSample;
@@ -210,6 +211,24 @@ class MpiExtensionTest
         final Throwable byRank = failure(ev, "byRankFailsOnTheLastRank() [np=3]");
         assertTrue(byRank.getMessage().startsWith("rank 2 (of 3) failed (3 ranks failed): org.opentest4j." +
             "AssertionFailedError: on rank 2 ==> expected: <2> but was: <9>"), byRank.getMessage());
+        nothingLeftBehind();
+    }
+
+    /** The body's failure is reported before the @AfterEach methods run: a blocking one cannot hide it. */
+    @Test
+    void aFailedBodyIsReportedEvenWhenAfterEachBlocks() throws Exception
+    {
+        final long start = System.nanoTime();
+        final EngineExecutionResults r = run(AfterEachSample.class);
+        final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        final Throwable f = failure(byName(r), "rankOneFails() [np=2]");
+        final String m = f.getMessage();
+        assertTrue(m.startsWith("rank 1 (of 2) failed: java.lang.IllegalStateException: body of rank one"), m);
+        assertTrue(m.contains("ranks 0, 1 had not finished 2000 ms after rank 1 failed (shmpi.test.grace.ms) " +
+            "(rank 1 itself was still in its @AfterEach methods); the job was stopped"), m);
+        assertTrue(m.contains("verdict: "), m);
+        assertFalse(m.contains("timed out"), m);
+        assertTrue(seconds < 45, "stopped after the grace time, not the 60 s timeout: " + seconds + " s");
         nothingLeftBehind();
     }
 
