@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.extension.ClassTemplateInvocationContext;
+import org.junit.jupiter.api.extension.ClassTemplateInvocationContextProvider;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.Extension;
@@ -23,8 +24,9 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * the method body, its {@code @BeforeEach} and its {@code @AfterEach} methods do not run: the
  * ranks run them.
  */
-public final class MpiExtension implements TestTemplateInvocationContextProvider
+public final class MpiExtension implements TestTemplateInvocationContextProvider, ClassTemplateInvocationContextProvider
 {
+    private static final String CLASS_RUN = "class-run";
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(MpiExtension.class);
     private static final int[] DEFAULT_NP = {2};
 
@@ -38,20 +40,18 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
     public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(final ExtensionContext context)
     {
         final Method method = context.getRequiredTestMethod();
-        final Class<?> testClass = context.getRequiredTestClass();
         final MpiTest onMethod = AnnotationSupport.findAnnotation(method, MpiTest.class).orElseThrow();
-        final Optional<MpiTest> onClass = AnnotationSupport.findAnnotation(testClass, MpiTest.class);
-        int[] np = onMethod.np();
-        if (np.length == 0)
+        final int maxNp = Settings.maxNp();
+        final ClassRankCount classRun = context.getStore(NAMESPACE).get(CLASS_RUN, ClassRankCount.class);
+        if (classRun != null)
         {
-            np = onClass.map(MpiTest::np).filter(a -> a.length > 0).orElse(DEFAULT_NP);
+            // Inside one of its class's runs: once, at that run's rank count.
+            return Stream.of(new RankCount(classRun.np, onMethod.timeout() > 0 ? onMethod.timeout() : classRun.timeoutS,
+                maxNp));
         }
-        int timeout = onMethod.timeout();
-        if (timeout == 0)
-        {
-            timeout = onClass.map(MpiTest::timeout).filter(t -> t > 0)
-                .orElseGet(() -> Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S));
-        }
+        final int[] np = onMethod.np().length > 0 ? onMethod.np() : DEFAULT_NP;
+        final int t = onMethod.timeout() != 0 ? onMethod.timeout() :
+            Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S);
         for (final int n : np)
         {
             if (n < 1)
@@ -60,14 +60,143 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
                     ": every rank count must be at least 1");
             }
         }
-        if (timeout < 1)
+        if (t < 1)
         {
-            throw new IllegalArgumentException("@MpiTest(timeout = " + timeout + ") on " + method +
+            throw new IllegalArgumentException("@MpiTest(timeout = " + t + ") on " + method +
                 ": the timeout is at least 1 second");
         }
-        final int t = timeout;
-        final int maxNp = Settings.maxNp();
         return Arrays.stream(np).distinct().mapToObj(n -> new RankCount(n, t, maxNp));
+    }
+
+    @Override
+    public boolean supportsClassTemplate(final ExtensionContext context)
+    {
+        return context.getTestClass().map(c -> AnnotationSupport.isAnnotated(c, MpiTest.class)).orElse(false);
+    }
+
+    @Override
+    public Stream<ClassTemplateInvocationContext> provideClassTemplateInvocationContexts(final ExtensionContext context)
+    {
+        final Class<?> testClass = context.getRequiredTestClass();
+        final MpiTest onClass = AnnotationSupport.findAnnotation(testClass, MpiTest.class).orElseThrow();
+        final int[] np = onClass.np().length > 0 ? onClass.np() : DEFAULT_NP;
+        final int timeout = onClass.timeout() > 0 ? onClass.timeout() :
+            Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S);
+        for (final int n : np)
+        {
+            if (n < 1)
+            {
+                throw new IllegalArgumentException("@MpiTest(np = " + Arrays.toString(np) + ") on " + testClass +
+                    ": every rank count must be at least 1");
+            }
+        }
+        if (timeout < 1)
+        {
+            throw new IllegalArgumentException("@MpiTest(timeout = " + timeout + ") on " + testClass +
+                ": the timeout is at least 1 second");
+        }
+        final int maxNp = Settings.maxNp();
+        return Arrays.stream(np).distinct().mapToObj(n -> new ClassRankCount(n, timeout, maxNp));
+    }
+
+    @Override
+    public boolean mayReturnZeroClassTemplateInvocationContexts(final ExtensionContext context)
+    {
+        return false;
+    }
+
+    /** The cap's condition, for a method's run or a class's. */
+    static ConditionEvaluationResult capped(final int np, final int maxNp)
+    {
+        if (maxNp > 0 && np > maxNp)
+        {
+            return ConditionEvaluationResult.disabled("np=" + np + " is above the cap of " + maxNp + " ranks (" +
+                Settings.MAX_NP + " / " + Settings.envName(Settings.MAX_NP) + ")");
+        }
+        return ConditionEvaluationResult.enabled("np=" + np);
+    }
+
+    /** The class's jobs, in the store of the nearest context that is not a method's: closed when it ends. */
+    static JobHolder holder(final ExtensionContext context, final int np)
+    {
+        ExtensionContext classContext = context;
+        while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent())
+        {
+            classContext = classContext.getParent().get();
+        }
+        return classContext.getStore(NAMESPACE).getOrComputeIfAbsent("jobs." + np, k -> new JobHolder(),
+            JobHolder.class);
+    }
+
+    /**
+     * One rank count of a class annotated {@code @MpiTest}: its {@code @Test} methods run on the
+     * ranks of that count's job.
+     */
+    static final class ClassRankCount implements ClassTemplateInvocationContext, ExecutionCondition,
+        InvocationInterceptor
+    {
+        final int np;
+        final int timeoutS;
+        private final int maxNp;
+
+        ClassRankCount(final int np, final int timeoutS, final int maxNp)
+        {
+            this.np = np;
+            this.timeoutS = timeoutS;
+            this.maxNp = maxNp;
+        }
+
+        @Override
+        public String getDisplayName(final int invocationIndex)
+        {
+            return "[np=" + np + "]";
+        }
+
+        @Override
+        public List<Extension> getAdditionalExtensions()
+        {
+            return List.of(this);
+        }
+
+        @Override
+        public void prepareInvocation(final ExtensionContext context)
+        {
+            context.getStore(NAMESPACE).put(CLASS_RUN, this);
+        }
+
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context)
+        {
+            return capped(np, maxNp);
+        }
+
+        @Override
+        public void interceptTestMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
+        {
+            invocation.skip();
+            final Method m = invocationContext.getExecutable();
+            if (m.getParameterCount() != 0)
+            {
+                throw new IllegalArgumentException("test method " + m + " of an @MpiTest class takes parameters; " +
+                    "the ranks run it without any (read MPI.COMM_WORLD for the rank and size)");
+            }
+            holder(context, np).run(np, context.getRequiredTestClass().getName(), m.getName(), timeoutS);
+        }
+
+        @Override
+        public void interceptBeforeEachMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
+        {
+            invocation.skip();
+        }
+
+        @Override
+        public void interceptAfterEachMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
+        {
+            invocation.skip();
+        }
     }
 
     @Override
@@ -106,12 +235,7 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         @Override
         public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context)
         {
-            if (maxNp > 0 && np > maxNp)
-            {
-                return ConditionEvaluationResult.disabled("np=" + np + " is above the cap of " + maxNp + " ranks (" +
-                    Settings.MAX_NP + " / " + Settings.envName(Settings.MAX_NP) + ")");
-            }
-            return ConditionEvaluationResult.enabled("np=" + np);
+            return capped(np, maxNp);
         }
 
         @Override
@@ -125,7 +249,7 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
                 throw new IllegalArgumentException("@MpiTest method " + m + " takes parameters; the ranks run it " +
                     "without any (read MPI.COMM_WORLD for the rank and size)");
             }
-            holder(context).run(np, context.getRequiredTestClass().getName(), m.getName(), timeoutS);
+            holder(context, np).run(np, context.getRequiredTestClass().getName(), m.getName(), timeoutS);
         }
 
         @Override
@@ -141,18 +265,6 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
             final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
         {
             invocation.skip();
-        }
-
-        /** The jobs of the test class, kept in the class's store: closed when the class is done. */
-        private JobHolder holder(final ExtensionContext context)
-        {
-            ExtensionContext classContext = context;
-            while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent())
-            {
-                classContext = classContext.getParent().get();
-            }
-            return classContext.getStore(NAMESPACE).getOrComputeIfAbsent("jobs." + np, k -> new JobHolder(),
-                JobHolder.class);
         }
     }
 

@@ -7,6 +7,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.junit.jupiter.api.ClassTemplate;
 import org.junit.jupiter.api.TestTemplate;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,8 +17,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * with {@code MPI.COMM_WORLD} of that size already initialised. JUnit shows one test per method
  * and rank count, named {@code method() [np=N]}.
  *
- * <p>On a class, the annotation gives the defaults ({@link #np}, {@link #timeout}) of the
- * class's {@code @MpiTest} methods that do not give their own.
+ * <p>On a class, the whole class runs once per rank count ({@code MyTest} with {@code [np=2]},
+ * {@code [np=4]} under it, and the methods under those): each of its {@code @Test} methods runs
+ * on every rank of that count's job, with the class's {@link #timeout}. An {@code @MpiTest}
+ * method in such a class runs once in each of the class's runs (its own {@code np} is not used;
+ * its own {@code timeout} is).
  *
  * <p>The test methods of one class share one job per rank count; a test that breaks its job
  * (a rank exits, a hang) fails alone and the next test starts a fresh job. See
@@ -28,15 +32,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Documented
 @Inherited
 @TestTemplate
+@ClassTemplate
 @ExtendWith(MpiExtension.class)
 public @interface MpiTest
 {
-    /** The rank counts to run at; empty: the class's annotation, else {@code {2}}. */
+    /** The rank counts to run at; empty: {@code {2}}. */
     int[] np() default {};
 
     /**
      * Seconds a run may take before it fails as hung, with every rank's state in the failure;
-     * 0: the class's annotation, else the setting {@code shmpi.test.timeout} (default 60).
+     * 0: the class's annotation (for a method), else the setting {@code shmpi.test.timeout}
+     * (default 60).
      */
     int timeout() default 0;
 }

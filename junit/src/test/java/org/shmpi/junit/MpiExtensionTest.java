@@ -30,6 +30,7 @@ import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.EventType;
 import org.shmpi.junit.samples.AfterEachSample;
 import org.shmpi.junit.samples.BasicsSample;
+import org.shmpi.junit.samples.ClassLevelSample;
 import org.shmpi.junit.samples.HangSample;
 import org.shmpi.junit.samples.KeepSample;
 import org.shmpi.junit.samples.MpiAssertSample;
@@ -211,6 +212,45 @@ class MpiExtensionTest
         final Throwable byRank = failure(ev, "byRankFailsOnTheLastRank() [np=3]");
         assertTrue(byRank.getMessage().startsWith("rank 2 (of 3) failed (3 ranks failed): org.opentest4j." +
             "AssertionFailedError: on rank 2 ==> expected: <2> but was: <9>"), byRank.getMessage());
+        nothingLeftBehind();
+    }
+
+    @Test
+    void onAClassTheClassRunsAtEachRankCountWithItsTestMethodsOnTheRanks() throws Exception
+    {
+        System.setProperty(Settings.MAX_NP, "8");
+        final Path log = Path.of(ClassLevelSample.LOG);
+        Files.deleteIfExists(log);
+        final EngineExecutionResults r = run(ClassLevelSample.class);
+        r.testEvents().assertStatistics(s -> s.started(6).succeeded(6).failed(0));
+        final Map<String, Event> ev = byName(r);
+        for (final String name : List.of("[np=1] a()", "[np=1] b()", "c() [np=1]", "[np=2] a()", "[np=2] b()",
+            "c() [np=2]"))
+        {
+            assertEquals(TestExecutionResult.Status.SUCCESSFUL, result(ev, name).getStatus(), name + " in " + ev.keySet());
+        }
+        // Above the cap, each method of the [np=64] run is skipped with the reason.
+        for (final String name : List.of("[np=64] a()", "[np=64] b()"))
+        {
+            assertEquals(EventType.SKIPPED, ev.get(name).getType(), name);
+            assertEquals("np=64 is above the cap of 8 ranks (shmpi.test.max.np / SHMPI_TEST_MAX_NP)",
+                ev.get(name).getRequiredPayload(String.class));
+        }
+        assertEquals(1, r.containerEvents().skipped().count(), "the @MpiTest method c() of the [np=64] run");
+        // Every method of one class run on the same rank JVMs; the two runs on different ones.
+        final Map<String, java.util.Set<String>> pids = new HashMap<>();
+        for (final String line : Files.readAllLines(log))
+        {
+            final String[] w = line.split(" ");
+            pids.computeIfAbsent(w[0] + "/" + w[2], k -> new java.util.HashSet<>()).add(w[3]);
+        }
+        assertEquals(java.util.Set.of("1/0", "2/0", "2/1"), pids.keySet(), pids.toString());
+        for (final java.util.Set<String> p : pids.values())
+        {
+            assertEquals(1, p.size(), "one job per class run: " + pids);
+        }
+        assertNotEquals(pids.get("1/0"), pids.get("2/0"));
+        assertEquals(9, Files.readAllLines(log).size());
         nothingLeftBehind();
     }
 

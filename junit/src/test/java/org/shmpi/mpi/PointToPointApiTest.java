@@ -22,6 +22,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.shmpi.junit.MpiTest;
 
 import mpi.Comm;
@@ -68,7 +69,7 @@ class PointToPointApiTest
      * Was "errhandler-default" (COMM_WORLD starts with ERRORS_ARE_FATAL: now in PointToPointApiIT).
      * Here: the runner's ERRORS_RETURN is in place, ERRORS_ARE_FATAL can be set and read back.
      */
-    @MpiTest
+    @Test
     void errhandlerSetAndGet()
     {
         expect(MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_RETURN, "ERRORS_RETURN set by the runner");
@@ -84,7 +85,7 @@ class PointToPointApiTest
         expect(MPI.COMM_WORLD.getErrhandler() == MPI.ERRORS_RETURN, "ERRORS_RETURN restored");
     }
 
-    @MpiTest
+    @Test
     void initState()
     {
         expect(MPI.isInitialized() && !MPI.isFinalized() && MPI.isThreadMain() &&
@@ -93,91 +94,91 @@ class PointToPointApiTest
 
     // ---- COMM_WORLD -------------------------------------------------------------------------
 
-    @MpiTest
+    @Test
     void worldArrays0()
     {
         allArrayTypes(MPI.COMM_WORLD, 0);
     }
 
-    @MpiTest
+    @Test
     void worldArrays1()
     {
         allArrayTypes(MPI.COMM_WORLD, 1);
     }
 
-    @MpiTest
+    @Test
     void worldArrays1000()
     {
         allArrayTypes(MPI.COMM_WORLD, 1000);
     }
 
-    @MpiTest
+    @Test
     void worldArrays300000()
     {
         allArrayTypes(MPI.COMM_WORLD, 300_000);
     }
 
-    @MpiTest
+    @Test
     void worldBuffers0()
     {
         directBuffers(MPI.COMM_WORLD, 0);
     }
 
-    @MpiTest
+    @Test
     void worldBuffers1()
     {
         directBuffers(MPI.COMM_WORLD, 1);
     }
 
-    @MpiTest
+    @Test
     void worldBuffers1000()
     {
         directBuffers(MPI.COMM_WORLD, 1000);
     }
 
-    @MpiTest
+    @Test
     void worldBuffers300000()
     {
         directBuffers(MPI.COMM_WORLD, 300_000);
     }
 
-    @MpiTest
+    @Test
     void worldAnySourceAnyTag()
     {
         anySource(MPI.COMM_WORLD);
     }
 
-    @MpiTest
+    @Test
     void worldProcNull()
     {
         procNull(MPI.COMM_WORLD);
     }
 
-    @MpiTest
+    @Test
     void worldErrors()
     {
         errors(MPI.COMM_WORLD);
     }
 
-    @MpiTest
+    @Test
     void worldTruncate()
     {
         truncate(MPI.COMM_WORLD);
     }
 
-    @MpiTest
+    @Test
     void worldSlices()
     {
         slices(MPI.COMM_WORLD);
     }
 
-    @MpiTest
+    @Test
     void worldCallErrhandlerReturns()
     {
         callErrhandlerReturns(MPI.COMM_WORLD);
     }
 
-    @MpiTest
+    @Test
     void worldBarrier() throws Exception
     {
         barrierWaitsForEveryRank(MPI.COMM_WORLD, "world");
@@ -185,91 +186,91 @@ class PointToPointApiTest
 
     // ---- COMM_SELF --------------------------------------------------------------------------
 
-    @MpiTest
+    @Test
     void selfArrays0()
     {
         allArrayTypes(MPI.COMM_SELF, 0);
     }
 
-    @MpiTest
+    @Test
     void selfArrays1()
     {
         allArrayTypes(MPI.COMM_SELF, 1);
     }
 
-    @MpiTest
+    @Test
     void selfArrays1000()
     {
         allArrayTypes(MPI.COMM_SELF, 1000);
     }
 
-    @MpiTest
+    @Test
     void selfArrays300000()
     {
         allArrayTypes(MPI.COMM_SELF, 300_000);
     }
 
-    @MpiTest
+    @Test
     void selfBuffers0()
     {
         directBuffers(MPI.COMM_SELF, 0);
     }
 
-    @MpiTest
+    @Test
     void selfBuffers1()
     {
         directBuffers(MPI.COMM_SELF, 1);
     }
 
-    @MpiTest
+    @Test
     void selfBuffers1000()
     {
         directBuffers(MPI.COMM_SELF, 1000);
     }
 
-    @MpiTest
+    @Test
     void selfBuffers300000()
     {
         directBuffers(MPI.COMM_SELF, 300_000);
     }
 
-    @MpiTest
+    @Test
     void selfAnySourceAnyTag()
     {
         anySource(MPI.COMM_SELF);
     }
 
-    @MpiTest
+    @Test
     void selfProcNull()
     {
         procNull(MPI.COMM_SELF);
     }
 
-    @MpiTest
+    @Test
     void selfErrors()
     {
         errors(MPI.COMM_SELF);
     }
 
-    @MpiTest
+    @Test
     void selfTruncate()
     {
         truncate(MPI.COMM_SELF);
     }
 
-    @MpiTest
+    @Test
     void selfSlices()
     {
         slices(MPI.COMM_SELF);
     }
 
-    @MpiTest
+    @Test
     void selfCallErrhandlerReturns()
     {
         callErrhandlerReturns(MPI.COMM_SELF);
     }
 
-    @MpiTest
+    @Test
     void selfBarrier() throws Exception
     {
         barrierWaitsForEveryRank(MPI.COMM_SELF, "self");
@@ -281,7 +282,7 @@ class PointToPointApiTest
      * Comm and Datatype are Freeable and Cloneable as in Open MPI (this compiles only if so).
      * Predefined ones cannot be freed (ERR_COMM, ERR_TYPE); a datatype dup can, and is then null.
      */
-    @MpiTest
+    @Test
     void freeableCloneable()
     {
         final Freeable world = MPI.COMM_WORLD;

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.shmpi.junit.MpiTest;
 
 import mpi.Comm;
@@ -52,67 +53,67 @@ class PointToPointEngineTest
         Expect.nothingLeftUnreceived();
     }
 
-    @MpiTest
+    @Test
     void tagUb()
     {
         expect(((Integer)world.getAttr(MPI.TAG_UB)) == Integer.MAX_VALUE, "TAG_UB");
     }
 
-    @MpiTest
+    @Test
     void allPairsIsendIrecv0()
     {
         allPairs(0, false);
     }
 
-    @MpiTest
+    @Test
     void allPairsIsendIrecv1()
     {
         allPairs(1, false);
     }
 
-    @MpiTest
+    @Test
     void allPairsIsendIrecv1000()
     {
         allPairs(1000, false);
     }
 
-    @MpiTest
+    @Test
     void allPairsIsendIrecv20000()
     {
         allPairs(20_000, false);
     }
 
-    @MpiTest
+    @Test
     void allPairsIsendIrecv300000()
     {
         allPairs(300_000, false);
     }
 
-    @MpiTest
+    @Test
     void allPairsDirect0()
     {
         allPairs(0, true);
     }
 
-    @MpiTest
+    @Test
     void allPairsDirect1()
     {
         allPairs(1, true);
     }
 
-    @MpiTest
+    @Test
     void allPairsDirect1000()
     {
         allPairs(1000, true);
     }
 
-    @MpiTest
+    @Test
     void allPairsDirect20000()
     {
         allPairs(20_000, true);
     }
 
-    @MpiTest
+    @Test
     void allPairsDirect300000()
     {
         allPairs(300_000, true);
@@ -182,7 +183,7 @@ class PointToPointEngineTest
         }
     }
 
-    @MpiTest
+    @Test
     void sendModes()
     {
         final int next = (rank + 1) % size;
@@ -238,7 +239,7 @@ class PointToPointEngineTest
     }
 
     /** An isSend is not complete before the receiver matched it; a small isend is. */
-    @MpiTest
+    @Test
     void ssendWaitsForMatch() throws InterruptedException
     {
         if (size < 2)
@@ -269,7 +270,7 @@ class PointToPointEngineTest
     }
 
     /** A large standard send completes only once matched (rendezvous), then without the receiver's help. */
-    @MpiTest
+    @Test
     void largeSendWaitsForMatch() throws InterruptedException
     {
         if (size < 2)
@@ -306,7 +307,7 @@ class PointToPointEngineTest
      * message holds its room until it has been received, a buffer too small for one message
      * fails with ERR_BUFFER, and detach waits for the messages still in the buffer.
      */
-    @MpiTest
+    @Test
     void buffered()
     {
         final int next = (rank + 1) % size;
@@ -373,7 +374,7 @@ class PointToPointEngineTest
         }
     }
 
-    @MpiTest
+    @Test
     void persistent()
     {
         final int next = (rank + 1) % size;
@@ -401,7 +402,7 @@ class PointToPointEngineTest
     }
 
     /** Messages of one sender keep their order across the eager and rendezvous protocols. */
-    @MpiTest
+    @Test
     void protocolOrder()
     {
         final int next = (rank + 1) % size;
@@ -429,7 +430,7 @@ class PointToPointEngineTest
         }
     }
 
-    @MpiTest
+    @Test
     void probe()
     {
         final int next = (rank + 1) % size;
@@ -457,7 +458,7 @@ class PointToPointEngineTest
         Request.waitAll(s);
     }
 
-    @MpiTest
+    @Test
     void matchedProbe()
     {
         final int next = (rank + 1) % size;
@@ -497,7 +498,7 @@ class PointToPointEngineTest
         s2.waitFor();
     }
 
-    @MpiTest
+    @Test
     void waitTestFamily()
     {
         final int next = (rank + 1) % size;
@@ -540,7 +541,7 @@ class PointToPointEngineTest
         expect(all[0].getTag() == 124, "testAll status");
     }
 
-    @MpiTest
+    @Test
     void cancel()
     {
         final Request r = world.iRecv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 130);
@@ -557,7 +558,7 @@ class PointToPointEngineTest
         world.recv(new int[1], 1, MPI.INT, rank, 131);
     }
 
-    @MpiTest
+    @Test
     void procNull()
     {
         final Request s = world.iSend(new int[1], 1, MPI.INT, MPI.PROC_NULL, 1);
@@ -570,7 +571,7 @@ class PointToPointEngineTest
             .getSource() == MPI.PROC_NULL, "sendRecv with PROC_NULL");
     }
 
-    @MpiTest
+    @Test
     void pairTypes()
     {
         final int next = (rank + 1) % size;
@@ -598,7 +599,7 @@ class PointToPointEngineTest
             "FLOAT_COMPLEX");
     }
 
-    @MpiTest
+    @Test
     void nonblockingErrors()
     {
         expectError(MPI.ERR_BUFFER, () -> world.iSend((java.nio.Buffer)null, 1, MPI.INT, 0, 0));
@@ -619,7 +620,7 @@ class PointToPointEngineTest
         expect(heap.get(3) == 4, "heap IntBuffer in a nonblocking receive");
     }
 
-    @MpiTest
+    @Test
     void truncateNonblocking()
     {
         final byte[] small = new byte[10];
@@ -631,7 +632,7 @@ class PointToPointEngineTest
         expectError(MPI.ERR_IN_STATUS, () -> Request.waitAll(new Request[] {r2, s2}));
     }
 
-    @MpiTest
+    @Test
     void sendRecvReplace()
     {
         final int next = (rank + 1) % size;
@@ -642,7 +643,7 @@ class PointToPointEngineTest
         expect(st.getSource() == prev && buf[0] == prev && buf[99_999] == prev, "sendRecvReplace");
     }
 
-    @MpiTest
+    @Test
     void detachedAndCallbacks() throws InterruptedException
     {
         final int next = (rank + 1) % size;
@@ -674,7 +675,7 @@ class PointToPointEngineTest
         expect(sent.get() == 5 && received.get() == 5, "callbacks: sent=" + sent + " received=" + received);
     }
 
-    @MpiTest
+    @Test
     void generalizedRequest() throws InterruptedException
     {
         final AtomicInteger freed = new AtomicInteger();
@@ -706,7 +707,7 @@ class PointToPointEngineTest
         expect(freed.get() == 1 && g.isNull(), "free function once, request null");
     }
 
-    @MpiTest
+    @Test
     void peerCounters()
     {
         final int next = (rank + 1) % size;
@@ -731,7 +732,7 @@ class PointToPointEngineTest
     }
 
     /** Large messages from MPI.newXxxBuffer memory are copied once, straight out of the sender's heap. */
-    @MpiTest
+    @Test
     void sharedHeapSingleCopy() throws Exception
     {
         final int next = (rank + 1) % size;
@@ -776,7 +777,7 @@ class PointToPointEngineTest
     }
 
     /** MPI allows any buffer, null included, with count 0: in every kind of send and receive. */
-    @MpiTest
+    @Test
     void nullBufferCountZero()
     {
         final int next = (rank + 1) % size;
@@ -836,7 +837,7 @@ class PointToPointEngineTest
      * completed. Both a receive and a send (whose receiver copies straight out of the sender's
      * segment), 1 MiB each; the data is checked.
      */
-    @MpiTest
+    @Test
     void freedRequestKeepsBuffer() throws InterruptedException
     {
         final int next = (rank + 1) % size;

@@ -10,7 +10,6 @@ import mpi.MPI;
 
 /** The collective checks of MpiAssert, holding and failing. */
 @EnabledIfSystemProperty(named = "shmpi.samples", matches = "true")
-@MpiTest(np = 3)
 public class MpiAssertSample
 {
     @MpiTest(np = {1, 3})
@@ -24,13 +23,13 @@ public class MpiAssertSample
         MpiAssert.assertEquals(MPI.COMM_WORLD.getSize(), MpiAssert.size(), "size()");
     }
 
-    @MpiTest
+    @MpiTest(np = 3)
     void notTheSameOnRankOne()
     {
         MpiAssert.assertSameOnAllRanks(MPI.COMM_WORLD.getRank() == 1 ? "x" : "y");
     }
 
-    @MpiTest
+    @MpiTest(np = 3)
     void onRankFailsThere()
     {
         MpiAssert.onRank(1, () -> fail("only on rank one"));
@@ -38,7 +37,7 @@ public class MpiAssertSample
         MPI.COMM_WORLD.barrier();
     }
 
-    @MpiTest
+    @MpiTest(np = 3)
     void byRankFailsOnTheLastRank()
     {
         final int rank = MPI.COMM_WORLD.getRank();

@@ -20,7 +20,6 @@ import mpi.MPI;
  */
 @EnabledIfSystemProperty(named = "shmpi.samples", matches = "true")
 @TestMethodOrder(MethodOrderer.MethodName.class)
-@MpiTest(np = 2, timeout = 30)
 public class SharedJobSample
 {
     public static final String LOG = "target/shared-job-sample.log";
@@ -31,14 +30,14 @@ public class SharedJobSample
             "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
-    @MpiTest
+    @MpiTest(np = 2, timeout = 30)
     void a1() throws IOException
     {
         log("a1");
         MPI.COMM_WORLD.barrier();
     }
 
-    @MpiTest
+    @MpiTest(np = 2, timeout = 30)
     void a2() throws IOException
     {
         log("a2");
@@ -46,7 +45,7 @@ public class SharedJobSample
     }
 
     /** An assertion fails on rank 0; every rank returns. The job is not reused after it. */
-    @MpiTest
+    @MpiTest(np = 2, timeout = 30)
     void b0Fails() throws IOException
     {
         log("b0");
@@ -54,7 +53,7 @@ public class SharedJobSample
     }
 
     /** Rank 1's JVM dies in the middle of the test. */
-    @MpiTest
+    @MpiTest(np = 2, timeout = 30)
     void b1Crashes() throws IOException
     {
         log("b1");
@@ -67,14 +66,14 @@ public class SharedJobSample
         MPI.COMM_WORLD.barrier();
     }
 
-    @MpiTest
+    @MpiTest(np = 2, timeout = 30)
     void c1() throws IOException
     {
         log("c1");
         MPI.COMM_WORLD.barrier();
     }
 
-    @MpiTest
+    @MpiTest(np = 2, timeout = 30)
     void c2() throws IOException
     {
         log("c2");
