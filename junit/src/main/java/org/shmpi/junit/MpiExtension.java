@@ -52,19 +52,7 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         final int[] np = onMethod.np().length > 0 ? onMethod.np() : DEFAULT_NP;
         final int t = onMethod.timeout() != 0 ? onMethod.timeout() :
             Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S);
-        for (final int n : np)
-        {
-            if (n < 1)
-            {
-                throw new IllegalArgumentException("@MpiTest(np = " + Arrays.toString(np) + ") on " + method +
-                    ": every rank count must be at least 1");
-            }
-        }
-        if (t < 1)
-        {
-            throw new IllegalArgumentException("@MpiTest(timeout = " + t + ") on " + method +
-                ": the timeout is at least 1 second");
-        }
+        check(np, t, method);
         return Arrays.stream(np).distinct().mapToObj(n -> new RankCount(n, t, maxNp));
     }
 
@@ -82,19 +70,7 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         final int[] np = onClass.np().length > 0 ? onClass.np() : DEFAULT_NP;
         final int timeout = onClass.timeout() > 0 ? onClass.timeout() :
             Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S);
-        for (final int n : np)
-        {
-            if (n < 1)
-            {
-                throw new IllegalArgumentException("@MpiTest(np = " + Arrays.toString(np) + ") on " + testClass +
-                    ": every rank count must be at least 1");
-            }
-        }
-        if (timeout < 1)
-        {
-            throw new IllegalArgumentException("@MpiTest(timeout = " + timeout + ") on " + testClass +
-                ": the timeout is at least 1 second");
-        }
+        check(np, timeout, testClass);
         final int maxNp = Settings.maxNp();
         return Arrays.stream(np).distinct().mapToObj(n -> new ClassRankCount(n, timeout, maxNp));
     }
@@ -103,6 +79,23 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
     public boolean mayReturnZeroClassTemplateInvocationContexts(final ExtensionContext context)
     {
         return false;
+    }
+
+    private static void check(final int[] np, final int timeout, final Object where)
+    {
+        for (final int n : np)
+        {
+            if (n < 1)
+            {
+                throw new IllegalArgumentException("@MpiTest(np = " + Arrays.toString(np) + ") on " + where +
+                    ": every rank count must be at least 1");
+            }
+        }
+        if (timeout < 1)
+        {
+            throw new IllegalArgumentException("@MpiTest(timeout = " + timeout + ") on " + where +
+                ": the timeout is at least 1 second");
+        }
     }
 
     /** The cap's condition, for a method's run or a class's. */
@@ -129,104 +122,30 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
     }
 
     /**
-     * One rank count of a class annotated {@code @MpiTest}: its {@code @Test} methods run on the
-     * ranks of that count's job.
+     * One rank count of a method or class: its name ({@code [np=N]}, under the method's or class's
+     * own node: IDEs show {@code ring() > [np=4]}, surefire's phrased names {@code ring() [np=4]}),
+     * its skip condition (the cap), and the run of each test method on the ranks. In the test JVM
+     * the method body and its {@code @BeforeEach}/{@code @AfterEach} methods are skipped: every
+     * rank runs them.
      */
-    static final class ClassRankCount implements ClassTemplateInvocationContext, ExecutionCondition,
-        InvocationInterceptor
+    abstract static class RanksRun implements ExecutionCondition, InvocationInterceptor
     {
         final int np;
         final int timeoutS;
         private final int maxNp;
 
-        ClassRankCount(final int np, final int timeoutS, final int maxNp)
+        RanksRun(final int np, final int timeoutS, final int maxNp)
         {
             this.np = np;
             this.timeoutS = timeoutS;
             this.maxNp = maxNp;
         }
 
-        @Override
         public String getDisplayName(final int invocationIndex)
         {
             return "[np=" + np + "]";
         }
 
-        @Override
-        public List<Extension> getAdditionalExtensions()
-        {
-            return List.of(this);
-        }
-
-        @Override
-        public void prepareInvocation(final ExtensionContext context)
-        {
-            context.getStore(NAMESPACE).put(CLASS_RUN, this);
-        }
-
-        @Override
-        public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context)
-        {
-            return capped(np, maxNp);
-        }
-
-        @Override
-        public void interceptTestMethod(final Invocation<Void> invocation,
-            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
-        {
-            invocation.skip();
-            final Method m = invocationContext.getExecutable();
-            if (m.getParameterCount() != 0)
-            {
-                throw new IllegalArgumentException("test method " + m + " of an @MpiTest class takes parameters; " +
-                    "the ranks run it without any (read MPI.COMM_WORLD for the rank and size)");
-            }
-            holder(context, np).run(np, context.getRequiredTestClass().getName(), m.getName(), timeoutS);
-        }
-
-        @Override
-        public void interceptBeforeEachMethod(final Invocation<Void> invocation,
-            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
-        {
-            invocation.skip();
-        }
-
-        @Override
-        public void interceptAfterEachMethod(final Invocation<Void> invocation,
-            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
-        {
-            invocation.skip();
-        }
-    }
-
-    @Override
-    public boolean mayReturnZeroTestTemplateInvocationContexts(final ExtensionContext context)
-    {
-        return false;
-    }
-
-    /** One rank count of one test method: its name, its skip condition, and the run on the ranks. */
-    static final class RankCount implements TestTemplateInvocationContext, ExecutionCondition, InvocationInterceptor
-    {
-        private final int np;
-        private final int timeoutS;
-        private final int maxNp;
-
-        RankCount(final int np, final int timeoutS, final int maxNp)
-        {
-            this.np = np;
-            this.timeoutS = timeoutS;
-            this.maxNp = maxNp;
-        }
-
-        @Override
-        public String getDisplayName(final int invocationIndex)
-        {
-            // Under the method's own node: IDEs show ring() > [np=4]; surefire's phrased names, ring() [np=4].
-            return "[np=" + np + "]";
-        }
-
-        @Override
         public List<Extension> getAdditionalExtensions()
         {
             return List.of(this);
@@ -238,15 +157,14 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
             return capped(np, maxNp);
         }
 
-        @Override
-        public void interceptTestTemplateMethod(final Invocation<Void> invocation,
-            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
+        final void runOnRanks(final Invocation<Void> invocation, final ReflectiveInvocationContext<Method> call,
+            final ExtensionContext context) throws Throwable
         {
             invocation.skip();
-            final Method m = invocationContext.getExecutable();
+            final Method m = call.getExecutable();
             if (m.getParameterCount() != 0)
             {
-                throw new IllegalArgumentException("@MpiTest method " + m + " takes parameters; the ranks run it " +
+                throw new IllegalArgumentException("test method " + m + " takes parameters; the ranks run it " +
                     "without any (read MPI.COMM_WORLD for the rank and size)");
             }
             holder(context, np).run(np, context.getRequiredTestClass().getName(), m.getName(), timeoutS);
@@ -256,7 +174,6 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         public void interceptBeforeEachMethod(final Invocation<Void> invocation,
             final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
         {
-            // Every rank runs it, around the body.
             invocation.skip();
         }
 
@@ -265,6 +182,53 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
             final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
         {
             invocation.skip();
+        }
+    }
+
+    /**
+     * One rank count of a class annotated {@code @MpiTest}: its {@code @Test} methods run on the
+     * ranks of that count's job.
+     */
+    static final class ClassRankCount extends RanksRun implements ClassTemplateInvocationContext
+    {
+        ClassRankCount(final int np, final int timeoutS, final int maxNp)
+        {
+            super(np, timeoutS, maxNp);
+        }
+
+        @Override
+        public void prepareInvocation(final ExtensionContext context)
+        {
+            context.getStore(NAMESPACE).put(CLASS_RUN, this);
+        }
+
+        @Override
+        public void interceptTestMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
+        {
+            runOnRanks(invocation, invocationContext, context);
+        }
+    }
+
+    @Override
+    public boolean mayReturnZeroTestTemplateInvocationContexts(final ExtensionContext context)
+    {
+        return false;
+    }
+
+    /** One rank count of one {@code @MpiTest} method. */
+    static final class RankCount extends RanksRun implements TestTemplateInvocationContext
+    {
+        RankCount(final int np, final int timeoutS, final int maxNp)
+        {
+            super(np, timeoutS, maxNp);
+        }
+
+        @Override
+        public void interceptTestTemplateMethod(final Invocation<Void> invocation,
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
+        {
+            runOnRanks(invocation, invocationContext, context);
         }
     }
 
