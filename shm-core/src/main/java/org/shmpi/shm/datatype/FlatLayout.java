@@ -1,0 +1,86 @@
+package org.shmpi.shm.datatype;
+
+import org.agrona.UnsafeApi;
+
+/**
+ * The copy program of a derived type: items of a {@link TypeMap} one extent apart, each item's
+ * blocks copied in type-map order. Packed offset {@code k} is byte {@code k % size} of item
+ * {@code k / size}; a binary search over the blocks' packed starts finds where a fragment
+ * begins, then blocks are copied in turn, so any fragment is packed or unpacked on its own.
+ */
+final class FlatLayout implements DataLayout
+{
+    private final TypeMap map;
+    private final long size;
+    private final long extent;
+    private final int blocks;
+
+    FlatLayout(final TypeMap map)
+    {
+        this.map = map;
+        this.size = map.size();
+        this.extent = map.extent();
+        this.blocks = map.blocks();
+    }
+
+    @Override
+    public void pack(final Object base, final long offset, final long from, final Object dstBase, final long dstOffset,
+        final long length)
+    {
+        copy(base, offset, from, dstBase, dstOffset, length, true);
+    }
+
+    @Override
+    public void unpack(final Object srcBase, final long srcOffset, final long length, final Object base,
+        final long offset, final long from)
+    {
+        copy(base, offset, from, srcBase, srcOffset, length, false);
+    }
+
+    /** Moves packed bytes {@code [from, from + length)} between the user's memory and {@code packed}. */
+    private void copy(final Object user, final long userOffset, final long from, final Object packed,
+        final long packedOffset, final long length, final boolean toPacked)
+    {
+        if (length <= 0)
+        {
+            return;
+        }
+        long item = from / size;
+        long within = from - item * size;
+        int b = map.blockAt(within);
+        long inBlock = within - map.packedStart(b);
+        long done = 0;
+        while (done < length)
+        {
+            final long n = Math.min(map.blockLength(b) - inBlock, length - done);
+            final long at = userOffset + item * extent + map.blockDisplacement(b) + inBlock;
+            if (toPacked)
+            {
+                UnsafeApi.copyMemory(user, at, packed, packedOffset + done, n);
+            }
+            else
+            {
+                UnsafeApi.copyMemory(packed, packedOffset + done, user, at, n);
+            }
+            done += n;
+            inBlock = 0;
+            if (++b == blocks)
+            {
+                b = 0;
+                item++;
+            }
+        }
+    }
+
+    @Override
+    public boolean isContiguous()
+    {
+        return false;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "FlatLayout" + map;
+    }
+}

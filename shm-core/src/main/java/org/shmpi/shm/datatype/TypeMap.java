@@ -1,0 +1,454 @@
+package org.shmpi.shm.datatype;
+
+import java.util.Arrays;
+
+/**
+ * The type map of a datatype, flattened: the bytes one item covers, as blocks of (byte
+ * displacement, byte length) in type-map order, merged where one ends where the next begins;
+ * the signature (the sequence of basic elements, run-length coded); and the bounds MPI defines.
+ * Immutable. The constructors are MPI's type constructors, with every displacement and stride
+ * in bytes (the {@code mpi} layer converts Java's element units).
+ *
+ * <p>Bounds follow the standard (MPI-2.2 section 4.1): {@code lb} and {@code ub} are the least
+ * and greatest bound over the copies of the old types; a struct's {@code ub} is rounded up so
+ * that its extent is a multiple of the largest alignment of its parts, unless some part has
+ * explicit bounds ({@link #resized}); {@code trueLb} and {@code trueUb} bound the data bytes
+ * alone. A map with no data has all four at 0.
+ *
+ * <p>{@link #layout()} is the copy program the engines use for {@code count} items of it.
+ */
+public final class TypeMap
+{
+    private final long[] disp;
+    private final long[] len;
+    /** Packed offset of each block's first byte; one more entry: the size. */
+    private final long[] packedStart;
+    private final long lb;
+    private final long ub;
+    private final long trueLb;
+    private final long trueUb;
+    private final boolean explicitBounds;
+    private final int alignment;
+    /** Signature, run-length coded: {@code sigCount[i]} basic elements of kind {@code sigKind[i]}. */
+    private final int[] sigKind;
+    private final long[] sigCount;
+    private FlatLayout layout;
+
+    private TypeMap(final long[] disp, final long[] len, final long lb, final long ub, final long trueLb,
+        final long trueUb, final boolean explicitBounds, final int alignment, final int[] sigKind,
+        final long[] sigCount)
+    {
+        this.disp = disp;
+        this.len = len;
+        this.packedStart = new long[disp.length + 1];
+        for (int i = 0; i < disp.length; i++)
+        {
+            packedStart[i + 1] = packedStart[i] + len[i];
+        }
+        this.lb = lb;
+        this.ub = ub;
+        this.trueLb = trueLb;
+        this.trueUb = trueUb;
+        this.explicitBounds = explicitBounds;
+        this.alignment = alignment;
+        this.sigKind = sigKind;
+        this.sigCount = sigCount;
+    }
+
+    /** A basic type: {@code bytes} bytes at displacement 0, one element of {@code kind}, aligned to its size (at most 8). */
+    public static TypeMap basic(final int kind, final int bytes)
+    {
+        if (bytes <= 0)
+        {
+            throw new IllegalArgumentException("basic type of " + bytes + " bytes");
+        }
+        return new TypeMap(new long[] {0}, new long[] {bytes}, 0, bytes, 0, bytes, false, Math.min(bytes, 8),
+            new int[] {kind}, new long[] {1});
+    }
+
+    /** {@code MPI_TYPE_CONTIGUOUS}: {@code count} copies of {@code old}, one extent apart. */
+    public static TypeMap contiguous(final int count, final TypeMap old)
+    {
+        return hvector(count, 1, old.extent(), old);
+    }
+
+    /**
+     * {@code MPI_TYPE_CREATE_HVECTOR}: {@code count} blocks of {@code blockLength} copies of
+     * {@code old}, block starts {@code strideBytes} apart.
+     */
+    public static TypeMap hvector(final int count, final int blockLength, final long strideBytes, final TypeMap old)
+    {
+        nonNegative("count", count);
+        nonNegative("blockLength", blockLength);
+        final Builder b = new Builder();
+        for (int i = 0; i < count; i++)
+        {
+            for (int j = 0; j < blockLength; j++)
+            {
+                b.place(old, i * strideBytes + j * old.extent());
+            }
+        }
+        return b.build(old.explicitBounds, old.alignment);
+    }
+
+    /**
+     * {@code MPI_TYPE_CREATE_HINDEXED}: block {@code i} is {@code blockLengths[i]} copies of
+     * {@code old} from byte {@code displacements[i]}.
+     */
+    public static TypeMap hindexed(final int[] blockLengths, final long[] displacements, final TypeMap old)
+    {
+        sameLength(blockLengths.length, displacements.length, "displacements");
+        final Builder b = new Builder();
+        for (int i = 0; i < blockLengths.length; i++)
+        {
+            nonNegative("blockLengths[" + i + "]", blockLengths[i]);
+            for (int j = 0; j < blockLengths[i]; j++)
+            {
+                b.place(old, displacements[i] + j * old.extent());
+            }
+        }
+        return b.build(old.explicitBounds, old.alignment);
+    }
+
+    /**
+     * {@code MPI_TYPE_CREATE_STRUCT}: block {@code i} is {@code blockLengths[i]} copies of
+     * {@code types[i]} from byte {@code displacements[i]}.
+     */
+    public static TypeMap struct(final int[] blockLengths, final long[] displacements, final TypeMap[] types)
+    {
+        sameLength(blockLengths.length, displacements.length, "displacements");
+        sameLength(blockLengths.length, types.length, "types");
+        final Builder b = new Builder();
+        int align = 1;
+        boolean explicit = false;
+        for (int i = 0; i < blockLengths.length; i++)
+        {
+            nonNegative("blockLengths[" + i + "]", blockLengths[i]);
+            for (int j = 0; j < blockLengths[i]; j++)
+            {
+                b.place(types[i], displacements[i] + j * types[i].extent());
+            }
+            if (blockLengths[i] > 0)
+            {
+                align = Math.max(align, types[i].alignment);
+                explicit |= types[i].explicitBounds;
+            }
+        }
+        final TypeMap t = b.build(explicit, align);
+        if (explicit || t.disp.length == 0)
+        {
+            return t;
+        }
+        // The standard's epsilon: the extent rounds up to a multiple of the largest alignment.
+        final long extent = t.ub - t.lb;
+        final long padded = (extent + align - 1) / align * align;
+        return padded == extent ? t : new TypeMap(t.disp, t.len, t.lb, t.lb + padded, t.trueLb, t.trueUb, false,
+            align, t.sigKind, t.sigCount);
+    }
+
+    /** {@code MPI_TYPE_CREATE_RESIZED}: the same data, with lower bound {@code lb} and extent {@code extent}, in bytes. */
+    public static TypeMap resized(final TypeMap old, final long lb, final long extent)
+    {
+        return new TypeMap(old.disp, old.len, lb, lb + extent, old.trueLb, old.trueUb, true, old.alignment,
+            old.sigKind, old.sigCount);
+    }
+
+    /** Order of the dimensions of {@link #subarray}: the last one varies fastest (C) or the first one (Fortran). */
+    public enum Order
+    {
+        C, FORTRAN
+    }
+
+    /**
+     * {@code MPI_TYPE_CREATE_SUBARRAY}: the {@code subsizes} block from {@code starts} of an
+     * {@code sizes} array of {@code old}; its extent is the whole array's.
+     */
+    public static TypeMap subarray(final int[] sizes, final int[] subsizes, final int[] starts, final Order order,
+        final TypeMap old)
+    {
+        final int n = sizes.length;
+        if (n < 1)
+        {
+            throw new IllegalArgumentException("subarray of " + n + " dimensions");
+        }
+        sameLength(n, subsizes.length, "subsizes");
+        sameLength(n, starts.length, "starts");
+        // Dimensions from the fastest-varying one; stride[k]: bytes between neighbours in dimension k.
+        final int[] dims = new int[n];
+        for (int k = 0; k < n; k++)
+        {
+            dims[k] = order == Order.C ? n - 1 - k : k;
+        }
+        long stride = old.extent();
+        long offset = 0;
+        TypeMap t = old;
+        for (int k = 0; k < n; k++)
+        {
+            final int d = dims[k];
+            if (sizes[d] < 1 || subsizes[d] < 1 || starts[d] < 0 || starts[d] + subsizes[d] > sizes[d])
+            {
+                throw new IllegalArgumentException("subarray dimension " + d + ": size=" + sizes[d] + ", subsize=" +
+                    subsizes[d] + ", start=" + starts[d]);
+            }
+            t = k == 0 ? contiguous(subsizes[d], old) : hvector(subsizes[d], 1, stride, t);
+            offset += starts[d] * stride;
+            stride *= sizes[d];
+        }
+        return resized(hindexed(new int[] {1}, new long[] {offset}, t), 0, stride);
+    }
+
+    /** Bytes of data in one item (the packed size). */
+    public long size()
+    {
+        return packedStart[disp.length];
+    }
+
+    public long lb()
+    {
+        return lb;
+    }
+
+    public long ub()
+    {
+        return ub;
+    }
+
+    public long extent()
+    {
+        return ub - lb;
+    }
+
+    public long trueLb()
+    {
+        return trueLb;
+    }
+
+    public long trueExtent()
+    {
+        return trueUb - trueLb;
+    }
+
+    /** Number of blocks in the flattened map (1 for a basic type). */
+    public int blocks()
+    {
+        return disp.length;
+    }
+
+    /** Byte displacement of block {@code i}. */
+    public long blockDisplacement(final int i)
+    {
+        return disp[i];
+    }
+
+    /** Byte length of block {@code i}. */
+    public long blockLength(final int i)
+    {
+        return len[i];
+    }
+
+    /** Basic elements in one item. */
+    public long elements()
+    {
+        long n = 0;
+        for (final long c : sigCount)
+        {
+            n += c;
+        }
+        return n;
+    }
+
+    /** The signature, run-length coded, as pairs {kind, count}; adjacent runs of one kind are merged. */
+    public long[][] signature()
+    {
+        final long[][] out = new long[sigKind.length][];
+        for (int i = 0; i < sigKind.length; i++)
+        {
+            out[i] = new long[] {sigKind[i], sigCount[i]};
+        }
+        return out;
+    }
+
+    /** Whether two maps have the same basic-element sequence (what a send and a receive must agree on). */
+    public boolean sameSignature(final TypeMap other)
+    {
+        return Arrays.equals(sigKind, other.sigKind) && Arrays.equals(sigCount, other.sigCount);
+    }
+
+    /** True when {@code count} items are one run of bytes from displacement 0: a plain copy. */
+    public boolean isContiguous()
+    {
+        return disp.length == 1 && disp[0] == 0 && len[0] == extent();
+    }
+
+    /** The lowest byte displacement that {@code count} items touch (0 with no data). */
+    public long touchedLow(final long count)
+    {
+        if (count == 0 || disp.length == 0)
+        {
+            return 0;
+        }
+        return trueLb + Math.min(0, (count - 1) * extent());
+    }
+
+    /** One past the highest byte displacement that {@code count} items touch (0 with no data). */
+    public long touchedHigh(final long count)
+    {
+        if (count == 0 || disp.length == 0)
+        {
+            return 0;
+        }
+        return trueUb + Math.max(0, (count - 1) * extent());
+    }
+
+    /** The copy program for any number of items of this map, starting at the user's buffer. */
+    public DataLayout layout()
+    {
+        if (isContiguous())
+        {
+            return DataLayout.CONTIGUOUS;
+        }
+        FlatLayout l = layout;
+        if (l == null)
+        {
+            l = new FlatLayout(this);
+            layout = l;
+        }
+        return l;
+    }
+
+    /** The block holding packed offset {@code within} (0 <= within < size) of one item. */
+    int blockAt(final long within)
+    {
+        int i = Arrays.binarySearch(packedStart, 0, disp.length, within);
+        if (i < 0)
+        {
+            i = -i - 2;
+        }
+        // Zero-length blocks never occur (the builder drops them), so the first match is the block.
+        return i;
+    }
+
+    long packedStart(final int block)
+    {
+        return packedStart[block];
+    }
+
+    @Override
+    public String toString()
+    {
+        final StringBuilder sb = new StringBuilder("TypeMap{size=").append(size()).append(", lb=").append(lb)
+            .append(", extent=").append(extent()).append(", trueLb=").append(trueLb).append(", trueExtent=")
+            .append(trueExtent()).append(", blocks=");
+        for (int i = 0; i < Math.min(disp.length, 8); i++)
+        {
+            sb.append(i == 0 ? "" : " ").append('(').append(disp[i]).append(',').append(len[i]).append(')');
+        }
+        return sb.append(disp.length > 8 ? " ... " + disp.length + " blocks}" : "}").toString();
+    }
+
+    private static void nonNegative(final String what, final int v)
+    {
+        if (v < 0)
+        {
+            throw new IllegalArgumentException("negative " + what + ": " + v);
+        }
+    }
+
+    private static void sameLength(final int n, final int m, final String what)
+    {
+        if (n != m)
+        {
+            throw new IllegalArgumentException(what + " has " + m + " entries, blockLengths " + n);
+        }
+    }
+
+    /** Appends copies of maps at byte shifts, merging blocks and signature runs. */
+    private static final class Builder
+    {
+        private long[] disp = new long[8];
+        private long[] len = new long[8];
+        private int blocks;
+        private int[] sigKind = new int[4];
+        private long[] sigCount = new long[4];
+        private int runs;
+        private long lb = Long.MAX_VALUE;
+        private long ub = Long.MIN_VALUE;
+        private long trueLb = Long.MAX_VALUE;
+        private long trueUb = Long.MIN_VALUE;
+        private boolean placed;
+
+        void place(final TypeMap t, final long shift)
+        {
+            placed = true;
+            lb = Math.min(lb, t.lb + shift);
+            ub = Math.max(ub, t.ub + shift);
+            if (t.disp.length > 0)
+            {
+                trueLb = Math.min(trueLb, t.trueLb + shift);
+                trueUb = Math.max(trueUb, t.trueUb + shift);
+            }
+            for (int i = 0; i < t.disp.length; i++)
+            {
+                block(t.disp[i] + shift, t.len[i]);
+            }
+            for (int i = 0; i < t.sigKind.length; i++)
+            {
+                run(t.sigKind[i], t.sigCount[i]);
+            }
+        }
+
+        private void block(final long d, final long n)
+        {
+            if (n == 0)
+            {
+                return;
+            }
+            if (blocks > 0 && disp[blocks - 1] + len[blocks - 1] == d)
+            {
+                len[blocks - 1] += n;
+                return;
+            }
+            if (blocks == disp.length)
+            {
+                disp = Arrays.copyOf(disp, blocks * 2);
+                len = Arrays.copyOf(len, blocks * 2);
+            }
+            disp[blocks] = d;
+            len[blocks] = n;
+            blocks++;
+        }
+
+        private void run(final int kind, final long count)
+        {
+            if (runs > 0 && sigKind[runs - 1] == kind)
+            {
+                sigCount[runs - 1] += count;
+                return;
+            }
+            if (runs == sigKind.length)
+            {
+                sigKind = Arrays.copyOf(sigKind, runs * 2);
+                sigCount = Arrays.copyOf(sigCount, runs * 2);
+            }
+            sigKind[runs] = kind;
+            sigCount[runs] = count;
+            runs++;
+        }
+
+        TypeMap build(final boolean explicitBounds, final int alignment)
+        {
+            if (!placed)
+            {
+                lb = 0;
+                ub = 0;
+            }
+            if (blocks == 0)
+            {
+                trueLb = 0;
+                trueUb = 0;
+            }
+            return new TypeMap(Arrays.copyOf(disp, blocks), Arrays.copyOf(len, blocks), lb, ub, trueLb, trueUb,
+                explicitBounds, alignment, Arrays.copyOf(sigKind, runs), Arrays.copyOf(sigCount, runs));
+        }
+    }
+}
