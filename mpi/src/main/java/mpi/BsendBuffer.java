@@ -70,7 +70,7 @@ final class BsendBuffer
      * @throws MPIException {@code MPI.ERR_BUFFER} when no free range is large enough, or the
      *                      buffer has been detached
      */
-    synchronized Held copyIn(final Object base, final long offset, final long bytes)
+    synchronized Held copyIn(final Object base, final long offset, final long bytes, final DataLayout layout)
     {
         if (detached)
         {
@@ -93,7 +93,7 @@ final class BsendBuffer
                 }
                 if (bytes > 0)
                 {
-                    DataLayout.CONTIGUOUS.pack(base, offset, 0, buffer, h.dataOffset(), bytes);
+                    layout.pack(base, offset, 0, buffer, h.dataOffset(), bytes);
                 }
                 held.add(h);
                 return h;

@@ -57,6 +57,10 @@ final class Buffers
             throw new MPIException(ErrorClass.ERR_COUNT, "negative count: count=" + count);
         }
         MPI.checkDatatype(type);
+        if (!type.usable())
+        {
+            throw new MPIException(ErrorClass.ERR_TYPE, "datatype not committed: " + type.getName());
+        }
         final long bytes = (long)count * type.size;
         if (buf == null)
         {
@@ -86,6 +90,19 @@ final class Buffers
                     "java.nio.Buffer: type=" + buf.getClass().getName());
             }
             capacityBytes = (long)java.lang.reflect.Array.getLength(buf) * elementSize;
+        }
+        if (type.derived)
+        {
+            // Every byte the type map touches must lie in the buffer: checked before anything moves.
+            final long low = type.map.touchedLow(count);
+            final long high = type.map.touchedHigh(count);
+            if (low < 0 || high > capacityBytes)
+            {
+                throw new MPIException(ErrorClass.ERR_BUFFER, "datatype runs outside the buffer: count=" + count +
+                    ", datatype=" + type.getName() + ", touches bytes [" + low + ", " + high + "), bufferBytes=" +
+                    capacityBytes);
+            }
+            return bytes;
         }
         if (bytes > capacityBytes)
         {

@@ -150,12 +150,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             }
             if (mode == MODE_BUFFERED)
             {
-                bufferedSend(buf, bytes, dest, tag);
+                bufferedSend(buf, type, bytes, dest, tag);
                 return;
             }
             final PointToPointEngine engine = engine();
             final SendRequest s = engine.isend(contextId, members[dest], tag, Buffers.base(buf), Buffers.offset(buf),
-                bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
+                bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD, type.layout());
             if (!s.isComplete())
             {
                 engine.await(s);
@@ -176,7 +176,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Copies the message into the attached buffer and starts sending it from there; the
      * caller's buffer is free at once, the attached range once the message has left it.
      */
-    private void bufferedSend(final Object buf, final long bytes, final int dest, final int tag)
+    private void bufferedSend(final Object buf, final Datatype type, final long bytes, final int dest, final int tag)
     {
         final BsendBuffer attached = MPI.attachedBuffer();
         if (attached == null)
@@ -184,7 +184,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             throw new MPIException(ErrorClass.ERR_BUFFER, "buffered send without an attached buffer " +
                 "(MPI.attachBuffer): bytes=" + bytes);
         }
-        final BsendBuffer.Held held = attached.copyIn(Buffers.base(buf), Buffers.offset(buf), bytes);
+        final BsendBuffer.Held held = attached.copyIn(Buffers.base(buf), Buffers.offset(buf), bytes, type.layout());
         final SendRequest s;
         try
         {
@@ -225,7 +225,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             }
             final PointToPointEngine engine = engine();
             final RecvRequest r = engine.recv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
-                Buffers.offset(buf), bytes);
+                Buffers.offset(buf), bytes, type.layout(), BlockedCall.RECV);
             final Status status = new Status(commRankOf(r.source()), r.tag(), r.errorClass(), r.storedLength());
             if (r.isTruncated())
             {
@@ -278,7 +278,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 throw new MPIException(ErrorClass.ERR_COUNT, "sendRecvReplace message too large: bytes=" + bytes);
             }
             copy = new byte[(int)bytes];
-            DataLayout.CONTIGUOUS.pack(Buffers.base(buf), Buffers.offset(buf), 0, copy, Buffers.BYTE_ARRAY_BASE, bytes);
+            type.layout().pack(Buffers.base(buf), Buffers.offset(buf), 0, copy, Buffers.BYTE_ARRAY_BASE, bytes);
         }
         catch (final RuntimeException ex)
         {
@@ -388,11 +388,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             }
             if (mode == MODE_BUFFERED)
             {
-                bufferedSend(buf, bytes, dest, tag);
+                bufferedSend(buf, type, bytes, dest, tag);
                 return Request.completed(this, Status.empty());
             }
             final EngineRequest s = engine().isend(contextId, members[dest], tag, Buffers.base(buf),
-                Buffers.offset(buf), bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD);
+                Buffers.offset(buf), bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD,
+                type.layout());
             // The engine may hold only the raw address: the buffer must outlive a freed request.
             s.retain(buf);
             return new Request(this, s, buf);
@@ -416,7 +417,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 return Request.completed(this, new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0));
             }
             final RecvRequest r = engine().irecv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
-                Buffers.offset(buf), bytes);
+                Buffers.offset(buf), bytes, type.layout());
             // The engine may hold only the raw address: the buffer must outlive a freed request.
             r.retain(buf);
             return new Request(this, r, buf);

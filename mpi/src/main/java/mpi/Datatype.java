@@ -1,13 +1,21 @@
 package mpi;
 
 import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.shm.datatype.TypeMap;
 
 /**
- * An MPI datatype. This release has the basic types: each maps one Java primitive array type
- * (and the matching {@link java.nio.Buffer} type) to elements of a fixed size. As in Open MPI a
- * datatype is {@link Freeable} and {@link Cloneable}: {@link #clone()} is {@link #dup()}, a new
- * datatype with the same type map that the application frees; the predefined ones
- * ({@code MPI.INT}, ...) cannot be freed.
+ * An MPI datatype: a basic type, which maps one Java primitive array type (and the matching
+ * {@link java.nio.Buffer} type) to elements of a fixed size, or a derived type built from
+ * others by the {@code create*} constructors. As in Open MPI's bindings every type has a base
+ * type: a derived type's is its old type's (a struct's is {@code MPI.BYTE}), and
+ * {@link #getSize}, {@link #getExtent}, {@link #getLb} and the true bounds count in elements of
+ * it, so that over a Java array they count array elements; vector strides and indexed
+ * displacements count in extents of the old type, the H forms, structs and
+ * {@link #createResized} in bytes. A derived type must be {@link #commit committed} before it
+ * describes a message. As in Open MPI a datatype is {@link Freeable} and {@link Cloneable}:
+ * {@link #clone()} is {@link #dup()}, a new datatype with the same type map that the
+ * application frees; the predefined ones ({@code MPI.INT}, ...) cannot be freed.
  */
 public final class Datatype implements Freeable, Cloneable
 {
@@ -40,6 +48,13 @@ public final class Datatype implements Freeable, Cloneable
     private final boolean predefined;
     /** Set by {@link #free()} of a dup: it is then {@code MPI.DATATYPE_NULL}. */
     private boolean freed;
+    /** The type map in bytes; null for {@code MPI.DATATYPE_NULL}. */
+    final TypeMap map;
+    /** Bytes of an element of the base type: what the size, extent and bounds are counted in. */
+    final int baseSize;
+    /** Made by a {@code create*} constructor (or a dup of one): needs {@link #commit}. */
+    final boolean derived;
+    private boolean committed;
 
     private Datatype(
         final int id, final int size, final String name)
@@ -71,6 +86,40 @@ public final class Datatype implements Freeable, Cloneable
         this.elementsPerItem = elementsPerItem;
         this.firstPartSize = firstPartSize;
         this.predefined = predefined;
+        this.map = size == 0 ? null : TypeMap.basic(id, size);
+        this.baseSize = Math.max(1, size);
+        this.derived = false;
+        this.committed = true;
+    }
+
+    /** A derived type over {@code map} whose size and bounds count in elements of {@code baseSize} bytes. */
+    private Datatype(final TypeMap map, final int baseSize, final int id, final String name)
+    {
+        if (map.size() > Integer.MAX_VALUE)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "derived datatype larger than 2 GiB: size=" + map.size());
+        }
+        this.id = id;
+        this.size = (int)map.size();
+        this.name = name;
+        this.elementsPerItem = (int)Math.min(Integer.MAX_VALUE, Math.max(1, map.elements()));
+        this.firstPartSize = size;
+        this.predefined = false;
+        this.map = map;
+        this.baseSize = baseSize;
+        this.derived = true;
+    }
+
+    /** The copy program of this type's items. */
+    DataLayout layout()
+    {
+        return map == null ? DataLayout.CONTIGUOUS : map.layout();
+    }
+
+    /** Whether this type may describe a message: not null or freed, and committed if derived. */
+    boolean usable()
+    {
+        return !isNull() && committed;
     }
 
     static Datatype basic(final int id)
@@ -102,22 +151,246 @@ public final class Datatype implements Freeable, Cloneable
         }
     }
 
-    /** Java binding of {@code MPI_TYPE_SIZE}: bytes of data in one element. */
+    /**
+     * Java binding of {@code MPI_TYPE_SIZE}: the data in one item of this type, in elements of
+     * its base type (1 for a basic type; a struct's base type is {@code MPI.BYTE}).
+     */
     public int getSize()
     {
-        return size;
+        return size / baseSize;
     }
 
-    /** Java binding of {@code MPI_TYPE_GET_EXTENT}: the extent, in elements of the base type (1). */
+    /** Java binding of {@code MPI_TYPE_GET_EXTENT}: the extent, in elements of the base type. */
     public int getExtent()
     {
-        return 1;
+        return map == null ? 0 : (int)(map.extent() / baseSize);
     }
 
-    /** Java binding of {@code MPI_TYPE_GET_EXTENT}: the lower bound (0 for basic types). */
+    /** Java binding of {@code MPI_TYPE_GET_EXTENT}: the lower bound, in elements of the base type. */
     public int getLb()
     {
-        return 0;
+        return map == null ? 0 : (int)(map.lb() / baseSize);
+    }
+
+    /** Java binding of {@code MPI_TYPE_GET_TRUE_EXTENT}: the true extent, in elements of the base type. */
+    public int getTrueExtent()
+    {
+        return map == null ? 0 : (int)(map.trueExtent() / baseSize);
+    }
+
+    /** Java binding of {@code MPI_TYPE_GET_TRUE_EXTENT}: the true lower bound, in elements of the base type. */
+    public int getTrueLb()
+    {
+        return map == null ? 0 : (int)(map.trueLb() / baseSize);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Constructors of derived types
+
+    /** Java binding of {@code MPI_TYPE_CONTIGUOUS}: {@code count} copies of {@code oldType}. */
+    public static Datatype createContiguous(final int count, final Datatype oldType)
+    {
+        return derive(oldType, "contiguous", () ->
+        {
+            count(count);
+            return TypeMap.contiguous(count, oldType.map);
+        });
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_VECTOR}: {@code count} blocks of {@code blockLength}
+     * copies of {@code oldType}, block starts {@code stride} extents of {@code oldType} apart.
+     */
+    public static Datatype createVector(final int count, final int blockLength, final int stride,
+        final Datatype oldType)
+    {
+        return derive(oldType, "vector", () ->
+        {
+            count(count);
+            return TypeMap.hvector(count, blockLength, (long)stride * oldType.map.extent(), oldType.map);
+        });
+    }
+
+    /** Java binding of {@code MPI_TYPE_CREATE_HVECTOR}: as {@link #createVector}, the stride in bytes. */
+    public static Datatype createHVector(final int count, final int blockLength, final int stride,
+        final Datatype oldType)
+    {
+        return derive(oldType, "hvector", () ->
+        {
+            count(count);
+            return TypeMap.hvector(count, blockLength, stride, oldType.map);
+        });
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_INDEXED}: block {@code i} is {@code blockLengths[i]}
+     * copies of {@code oldType} from {@code displacements[i]} extents of {@code oldType}.
+     */
+    public static Datatype createIndexed(final int[] blockLengths, final int[] displacements, final Datatype oldType)
+    {
+        return derive(oldType, "indexed", () -> TypeMap.hindexed(blockLengths,
+            scaled(displacements, oldType.map.extent(), blockLengths), oldType.map));
+    }
+
+    /** Java binding of {@code MPI_TYPE_CREATE_HINDEXED}: as {@link #createIndexed}, the displacements in bytes. */
+    public static Datatype createHIndexed(final int[] blockLengths, final int[] displacements, final Datatype oldType)
+    {
+        return derive(oldType, "hindexed", () -> TypeMap.hindexed(blockLengths,
+            scaled(displacements, 1, blockLengths), oldType.map));
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_CREATE_INDEXED_BLOCK} (not in Open MPI's bindings): blocks
+     * of {@code blockLength} copies of {@code oldType} from {@code displacements[i]} extents.
+     */
+    public static Datatype createIndexedBlock(final int blockLength, final int[] displacements,
+        final Datatype oldType)
+    {
+        return derive(oldType, "indexed_block", () -> TypeMap.hindexed(same(blockLength, displacements),
+            scaled(displacements, oldType.map.extent(), null), oldType.map));
+    }
+
+    /** Java binding of {@code MPI_TYPE_CREATE_HINDEXED_BLOCK} (not in Open MPI's bindings): the displacements in bytes. */
+    public static Datatype createHIndexedBlock(final int blockLength, final int[] displacements,
+        final Datatype oldType)
+    {
+        return derive(oldType, "hindexed_block", () -> TypeMap.hindexed(same(blockLength, displacements),
+            scaled(displacements, 1, null), oldType.map));
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_CREATE_STRUCT}: block {@code i} is {@code blockLengths[i]}
+     * copies of {@code types[i]} from byte {@code displacements[i]}. Its base type is
+     * {@code MPI.BYTE}: its size and bounds count bytes.
+     */
+    public static Datatype createStruct(final int[] blockLengths, final int[] displacements, final Datatype[] types)
+    {
+        MPI.check();
+        try
+        {
+            if (types == null)
+            {
+                throw new MPIException(ErrorClass.ERR_ARG, "struct: types is null");
+            }
+            final TypeMap[] maps = new TypeMap[types.length];
+            for (int i = 0; i < types.length; i++)
+            {
+                checkOld(types[i]);
+                maps[i] = types[i].map;
+            }
+            return new Datatype(build("struct", () -> TypeMap.struct(blockLengths, scaled(displacements, 1,
+                blockLengths), maps)), 1, BYTE_ID, "struct");
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_CREATE_RESIZED}: the type map of {@code oldType} with
+     * lower bound {@code lb} and extent {@code extent}, both in bytes (as Open MPI passes them).
+     */
+    public static Datatype createResized(final Datatype oldType, final int lb, final int extent)
+    {
+        return derive(oldType, "resized", () -> TypeMap.resized(oldType.map, lb, extent));
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_CREATE_SUBARRAY} (not in Open MPI's bindings): the
+     * {@code subsizes} block from {@code starts} of an array of {@code sizes} elements of
+     * {@code oldType}, in {@code order} {@code MPI.ORDER_C} or {@code MPI.ORDER_FORTRAN}.
+     */
+    public static Datatype createSubarray(final int[] sizes, final int[] subsizes, final int[] starts,
+        final int order, final Datatype oldType)
+    {
+        return derive(oldType, "subarray", () ->
+        {
+            if (sizes == null || subsizes == null || starts == null)
+            {
+                throw new MPIException(ErrorClass.ERR_ARG, "subarray: null sizes, subsizes or starts");
+            }
+            if (order != MPI.ORDER_C && order != MPI.ORDER_FORTRAN)
+            {
+                throw new MPIException(ErrorClass.ERR_ARG, "subarray: order must be MPI.ORDER_C or MPI.ORDER_FORTRAN: " +
+                    order);
+            }
+            return TypeMap.subarray(sizes, subsizes, starts, order == MPI.ORDER_C ? TypeMap.Order.C :
+                TypeMap.Order.FORTRAN, oldType.map);
+        });
+    }
+
+    private interface MapMaker
+    {
+        TypeMap make();
+    }
+
+    private static Datatype derive(final Datatype oldType, final String kind, final MapMaker maker)
+    {
+        MPI.check();
+        try
+        {
+            checkOld(oldType);
+            return new Datatype(build(kind, maker), oldType.baseSize, oldType.id, kind);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** Runs {@code maker}, turning a refused argument into {@code MPI.ERR_ARG}. */
+    private static TypeMap build(final String kind, final MapMaker maker)
+    {
+        try
+        {
+            return maker.make();
+        }
+        catch (final IllegalArgumentException | NullPointerException ex)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, kind + ": " + ex.getMessage());
+        }
+    }
+
+    private static void checkOld(final Datatype oldType)
+    {
+        if (oldType == null || oldType.isNull())
+        {
+            throw new MPIException(ErrorClass.ERR_TYPE, "invalid old datatype: " + oldType);
+        }
+    }
+
+    private static void count(final int count)
+    {
+        if (count < 0)
+        {
+            throw new MPIException(ErrorClass.ERR_COUNT, "negative count: " + count);
+        }
+    }
+
+    private static long[] scaled(final int[] displacements, final long unit, final int[] blockLengths)
+    {
+        if (displacements == null || blockLengths != null && blockLengths.length != displacements.length)
+        {
+            throw new IllegalArgumentException("displacements must have one entry per block");
+        }
+        final long[] out = new long[displacements.length];
+        for (int i = 0; i < out.length; i++)
+        {
+            out[i] = displacements[i] * unit;
+        }
+        return out;
+    }
+
+    private static int[] same(final int blockLength, final int[] displacements)
+    {
+        if (displacements == null)
+        {
+            throw new IllegalArgumentException("displacements is null");
+        }
+        final int[] out = new int[displacements.length];
+        java.util.Arrays.fill(out, blockLength);
+        return out;
     }
 
     /** Java binding of {@code MPI_TYPE_GET_NAME}. */
@@ -126,10 +399,19 @@ public final class Datatype implements Freeable, Cloneable
         return name;
     }
 
-    /** Java binding of {@code MPI_TYPE_COMMIT}; basic types are always committed. */
+    /**
+     * Java binding of {@code MPI_TYPE_COMMIT}: a derived type may describe messages from now on.
+     * Its copy program was made when the type was built (a flattened, merged block list); basic
+     * types are always committed. A null or freed type is {@code MPI.ERR_TYPE}.
+     */
     public void commit()
     {
-        // Basic types need no commit.
+        MPI.check();
+        if (isNull())
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_TYPE, "commit of a null or freed datatype"));
+        }
+        committed = true;
     }
 
     /**
@@ -146,6 +428,12 @@ public final class Datatype implements Freeable, Cloneable
         catch (final MPIException ex)
         {
             throw MPI.COMM_WORLD.handle(ex);
+        }
+        if (derived)
+        {
+            final Datatype d = new Datatype(map, baseSize, id, name);
+            d.committed = committed;
+            return d;
         }
         return new Datatype(id, size, name, elementsPerItem, firstPartSize, false);
     }

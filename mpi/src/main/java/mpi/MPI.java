@@ -47,6 +47,10 @@ public final class MPI
 
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
+    /** Row-major order of {@link Datatype#createSubarray} (the last dimension varies fastest); Open MPI's value. */
+    public static final int ORDER_C = 56;
+    /** Column-major order of {@link Datatype#createSubarray} (the first dimension varies fastest); Open MPI's value. */
+    public static final int ORDER_FORTRAN = 57;
     public static final int PROC_NULL = -2;
     public static final int ROOT = -4;
     public static final int UNDEFINED = -32766;

@@ -119,7 +119,8 @@ public final class Message
         try
         {
             final long bytes = Buffers.bytes(buf, count, type);
-            final RecvRequest r = MPI.engine().matchedReceive(message, Buffers.base(buf), Buffers.offset(buf), bytes);
+            final RecvRequest r = MPI.engine().matchedReceive(message, Buffers.base(buf), Buffers.offset(buf), bytes,
+                type.layout());
             message = null;
             // The engine may hold only the raw address: the buffer must outlive a freed request.
             r.retain(buf);

@@ -302,14 +302,16 @@ class PointToPointApiTest
         {
             final Datatype d = base.clone();
             final Datatype d2 = base.dup();
-            expect(d != base && d2 != base && !d.isNull() && d.getSize() == base.getSize() &&
-                d.getName().equals(base.getName()), "dup of " + base);
-            final ByteBuffer out = MPI.newByteBuffer(2 * base.getSize());
+            // As in Open MPI, a basic type's size and extent count elements of itself: 1.
+            expect(d != base && d2 != base && !d.isNull() && d.getSize() == 1 && base.getSize() == 1 &&
+                d.getExtent() == 1 && d.getName().equals(base.getName()), "dup of " + base);
+            final int bytes = base == MPI.INT ? 4 : 16;
+            final ByteBuffer out = MPI.newByteBuffer(2 * bytes);
             out.putInt(0, 5);
-            out.putInt(base.getSize(), 6);
-            final ByteBuffer in = MPI.newByteBuffer(2 * base.getSize());
+            out.putInt(bytes, 6);
+            final ByteBuffer in = MPI.newByteBuffer(2 * bytes);
             final Status s = MPI.COMM_WORLD.sendRecv(out, 2, d, me, 37, in, 2, base, me, 37);
-            expect(s.getCount(d) == 2 && in.getInt(0) == 5 && in.getInt(base.getSize()) == 6, "data with a dup");
+            expect(s.getCount(d) == 2 && in.getInt(0) == 5 && in.getInt(bytes) == 6, "data with a dup");
             final Freeable f = d;
             f.free();
             expect(d.isNull() && !d2.isNull() && !base.isNull(), "freed dup is null, nothing else");

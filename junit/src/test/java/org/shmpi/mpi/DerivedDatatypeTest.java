@@ -1,0 +1,262 @@
+package org.shmpi.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.shmpi.junit.MpiTest;
+
+import mpi.Comm;
+import mpi.Datatype;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import mpi.Status;
+
+/**
+ * Derived datatypes between ranks: each rank sends to the next and receives from the previous
+ * (itself at one rank), over arrays and direct buffers, eager and rendezvous sizes; sizes and
+ * bounds in Open MPI's units; bad input with its error class before anything moves.
+ */
+@MpiTest(np = {1, 2})
+class DerivedDatatypeTest
+{
+    private static final double SENTINEL = -7.5;
+    private Comm world;
+    private int rank;
+    private int next;
+    private int prev;
+
+    @BeforeEach
+    void setUp()
+    {
+        world = MPI.COMM_WORLD;
+        rank = world.getRank();
+        final int size = world.getSize();
+        next = (rank + 1) % size;
+        prev = (rank + size - 1) % size;
+    }
+
+    @AfterEach
+    void nothingLeft()
+    {
+        Expect.nothingLeftUnreceived();
+    }
+
+    /** A column of a row-major 4 x 5 matrix: vector(4, 1, 5, DOUBLE). */
+    private static Datatype column()
+    {
+        final Datatype c = Datatype.createVector(4, 1, 5, MPI.DOUBLE);
+        c.commit();
+        return c;
+    }
+
+    private static double[] matrix(final int owner)
+    {
+        final double[] m = new double[20];
+        for (int i = 0; i < 20; i++)
+        {
+            m[i] = owner * 100 + i;
+        }
+        return m;
+    }
+
+    @Test
+    void sizesAndBoundsCountElementsOfTheBaseType()
+    {
+        final Datatype c = column();
+        assertEquals(4, c.getSize());
+        assertEquals(16, c.getExtent());
+        assertEquals(0, c.getLb());
+        assertEquals(16, c.getTrueExtent());
+        assertEquals(1, MPI.DOUBLE.getSize());
+        assertEquals(1, MPI.DOUBLE.getExtent());
+        final Datatype r = Datatype.createResized(MPI.DOUBLE, -8, 24);
+        assertEquals(-1, r.getLb());
+        assertEquals(3, r.getExtent());
+        assertEquals(0, r.getTrueLb());
+        assertEquals(1, r.getTrueExtent());
+        // A struct counts bytes: {int at 0, double at 8}, padded to 16.
+        final Datatype s = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+            new Datatype[] {MPI.INT, MPI.DOUBLE});
+        assertEquals(12, s.getSize());
+        assertEquals(16, s.getExtent());
+        final Datatype sub = Datatype.createSubarray(new int[] {4, 5}, new int[] {2, 3}, new int[] {1, 2},
+            MPI.ORDER_C, MPI.INT);
+        assertEquals(6, sub.getSize());
+        assertEquals(20, sub.getExtent());
+        assertEquals(7, sub.getTrueLb());
+        assertEquals(8, sub.getTrueExtent());
+        c.free();
+        r.free();
+        s.free();
+        sub.free();
+    }
+
+    /** A column sent as a vector arrives as 4 contiguous doubles, and as a column of the receiver's matrix. */
+    @Test
+    void columnOfAMatrixBetweenRanks()
+    {
+        final Datatype col = column();
+        final double[] mine = matrix(rank);
+        final double[] got = new double[4];
+        world.sendRecv(mine, 1, col, next, 1, got, 4, MPI.DOUBLE, prev, 1);
+        final int p = prev * 100;
+        assertArrayEquals(new double[] {p, p + 5, p + 10, p + 15}, got, 0);
+
+        // Into column 0 of a matrix full of sentinels: only that column changes.
+        final double[] into = new double[20];
+        java.util.Arrays.fill(into, SENTINEL);
+        final Status st = world.sendRecv(mine, 4, MPI.DOUBLE, next, 2, into, 1, col, prev, 2);
+        assertEquals(1, st.getCount(col));
+        for (int i = 0; i < 20; i++)
+        {
+            assertEquals(i % 5 == 0 ? p + i / 5 : SENTINEL, into[i], "element " + i);
+        }
+        col.free();
+    }
+
+    /** 100 000 blocks of 2 ints, stride 3: 800 000 bytes through the rendezvous path, on direct buffers. */
+    @Test
+    void largeVectorOnDirectBuffersThroughRendezvous()
+    {
+        final int blocks = 100_000;
+        final Datatype v = Datatype.createVector(blocks, 2, 3, MPI.INT);
+        v.commit();
+        final IntBuffer out = MPI.newIntBuffer(3 * blocks);
+        final IntBuffer in = MPI.newIntBuffer(3 * blocks);
+        for (int i = 0; i < 3 * blocks; i++)
+        {
+            out.put(i, rank * 10_000_000 + i);
+            in.put(i, -1);
+        }
+        final Request r = world.iRecv(in, 1, v, prev, 3);
+        final Request s = world.iSend(out, 1, v, next, 3);
+        s.waitFor();
+        final Status st = r.waitStatus();
+        assertEquals(1, st.getCount(v));
+        for (int i = 0; i < 3 * blocks; i++)
+        {
+            final int expected = i % 3 == 2 ? -1 : prev * 10_000_000 + i;
+            if (in.get(i) != expected)
+            {
+                assertEquals(expected, in.get(i), "element " + i);
+            }
+        }
+        // The same bytes received contiguous: the packed order.
+        final int[] packed = new int[2 * blocks];
+        world.sendRecv(out, 1, v, next, 4, packed, 2 * blocks, MPI.INT, prev, 4);
+        for (int b = 0; b < blocks; b++)
+        {
+            if (packed[2 * b] != prev * 10_000_000 + 3 * b || packed[2 * b + 1] != prev * 10_000_000 + 3 * b + 1)
+            {
+                assertEquals(prev * 10_000_000 + 3 * b, packed[2 * b], "block " + b);
+            }
+        }
+        v.free();
+    }
+
+    /** A struct {int, double} over a direct byte buffer, three items, nested in a contiguous type. */
+    @Test
+    void structsOverByteBuffers()
+    {
+        final Datatype s = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+            new Datatype[] {MPI.INT, MPI.DOUBLE});
+        final Datatype three = Datatype.createContiguous(3, s);
+        three.commit();
+        final ByteBuffer out = MPI.newByteBuffer(48).order(ByteOrder.nativeOrder());
+        final ByteBuffer in = MPI.newByteBuffer(48).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < 3; i++)
+        {
+            out.putInt(16 * i, rank * 10 + i);
+            out.putInt(16 * i + 4, 0x7777);
+            out.putDouble(16 * i + 8, rank + i / 4.0);
+            in.putInt(16 * i + 4, -3);
+        }
+        final Request r = world.iRecv(in, 1, three, prev, 5);
+        world.send(out, 1, three, next, 5);
+        r.waitFor();
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(prev * 10 + i, in.getInt(16 * i));
+            assertEquals(-3, in.getInt(16 * i + 4), "the padding is not part of the type map");
+            assertEquals(prev + i / 4.0, in.getDouble(16 * i + 8));
+        }
+        three.free();
+        s.free();
+    }
+
+    /** Buffered mode and sendRecvReplace pack through the type too. */
+    @Test
+    void bufferedAndReplace()
+    {
+        final Datatype col = column();
+        MPI.attachBuffer(new byte[4096]);
+        try
+        {
+            final java.nio.DoubleBuffer got = MPI.newDoubleBuffer(4);
+            final Request r = world.iRecv(got, 4, MPI.DOUBLE, prev, 6);
+            world.bSend(matrix(rank), 1, col, next, 6);
+            final Status st = r.waitStatus();
+            assertEquals(4, st.getCount(MPI.DOUBLE));
+            for (int i = 0; i < 4; i++)
+            {
+                assertEquals(prev * 100 + 5 * i, got.get(i), "element " + i);
+            }
+            final double[] m = matrix(rank);
+            world.sendRecvReplace(m, 1, col, next, 7, prev, 7);
+            for (int i = 0; i < 20; i++)
+            {
+                assertEquals(i % 5 == 0 ? prev * 100 + i : rank * 100 + i, m[i], "element " + i);
+            }
+        }
+        finally
+        {
+            MPI.detachBuffer();
+        }
+        col.free();
+    }
+
+    @Test
+    void badInputHasItsErrorClassBeforeAnythingMoves()
+    {
+        assertEquals(MPI.ERR_COUNT, errorOf(() -> Datatype.createContiguous(-1, MPI.INT)));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> Datatype.createVector(2, -1, 3, MPI.INT)));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> Datatype.createIndexed(new int[] {1, 2}, new int[] {0}, MPI.INT)));
+        assertEquals(MPI.ERR_TYPE, errorOf(() -> Datatype.createContiguous(2, null)));
+        assertEquals(MPI.ERR_TYPE, errorOf(() -> Datatype.createContiguous(2, MPI.DATATYPE_NULL)));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> Datatype.createSubarray(new int[] {4}, new int[] {3}, new int[] {2},
+            MPI.ORDER_C, MPI.INT)));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> Datatype.createSubarray(new int[] {4}, new int[] {3}, new int[] {0},
+            99, MPI.INT)));
+        final Datatype uncommitted = Datatype.createContiguous(2, MPI.INT);
+        assertEquals(MPI.ERR_TYPE, errorOf(() -> world.send(new int[2], 1, uncommitted, next, 8)));
+        uncommitted.commit();
+        // Three columns of a 4 x 5 matrix need 16 + 2 * 16 = 48 doubles: 20 are too few.
+        final Datatype col = column();
+        assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.send(new double[20], 2, col, next, 8)));
+        final Datatype before = Datatype.createHIndexed(new int[] {1}, new int[] {-8}, MPI.DOUBLE);
+        before.commit();
+        assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.send(new double[4], 1, before, next, 8)));
+        final Datatype freed = Datatype.createContiguous(2, MPI.INT);
+        freed.commit();
+        freed.free();
+        assertEquals(MPI.ERR_TYPE, errorOf(() -> world.send(new int[2], 1, freed, next, 8)));
+        uncommitted.free();
+        col.free();
+        before.free();
+    }
+
+    private static int errorOf(final Runnable call)
+    {
+        final MPIException ex = assertThrows(MPIException.class, call::run);
+        return ex.getErrorClass();
+    }
+}
