@@ -291,6 +291,106 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     // ------------------------------------------------------------------------------------------
+    // Pack and unpack
+
+    /**
+     * Java binding of {@code MPI_PACK}: packs {@code incount} items of {@code type} from
+     * {@code inbuf} into {@code outbuf} from byte {@code position}, as they would travel in a
+     * message; returns the position after them. Too little room is {@code MPI.ERR_TRUNCATE},
+     * raised before any byte moves.
+     */
+    public final int pack(final Object inbuf, final int incount, final Datatype type, final byte[] outbuf,
+        final int position)
+    {
+        try
+        {
+            check();
+            final long bytes = Buffers.bytes(inbuf, incount, type);
+            checkPackBuffer(outbuf, position, bytes, "pack");
+            type.layout().pack(Buffers.base(inbuf), Buffers.offset(inbuf), 0, outbuf,
+                Buffers.BYTE_ARRAY_BASE + position, bytes);
+            return (int)(position + bytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        finally
+        {
+            Reference.reachabilityFence(inbuf);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_UNPACK}: unpacks {@code outcount} items of {@code type} from
+     * {@code inbuf} at byte {@code position} into {@code outbuf}; returns the position after
+     * them. Fewer bytes left than the items need is {@code MPI.ERR_TRUNCATE}.
+     */
+    public final int unpack(final byte[] inbuf, final int position, final Object outbuf, final int outcount,
+        final Datatype type)
+    {
+        try
+        {
+            check();
+            final long bytes = Buffers.bytes(outbuf, outcount, type);
+            checkPackBuffer(inbuf, position, bytes, "unpack");
+            type.layout().unpack(inbuf, Buffers.BYTE_ARRAY_BASE + position, bytes, Buffers.base(outbuf),
+                Buffers.offset(outbuf), 0);
+            return (int)(position + bytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        finally
+        {
+            Reference.reachabilityFence(outbuf);
+        }
+    }
+
+    /** Java binding of {@code MPI_PACK_SIZE}: bytes that {@link #pack} needs for {@code incount} items of {@code type}. */
+    public final int packSize(final int incount, final Datatype type)
+    {
+        try
+        {
+            check();
+            if (incount < 0)
+            {
+                throw new MPIException(ErrorClass.ERR_COUNT, "negative count: count=" + incount);
+            }
+            MPI.checkDatatype(type);
+            final long bytes = (long)incount * type.size;
+            if (bytes > Integer.MAX_VALUE)
+            {
+                throw new MPIException(ErrorClass.ERR_COUNT, "packSize beyond 2 GiB: bytes=" + bytes);
+            }
+            return (int)bytes;
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    private static void checkPackBuffer(final byte[] packed, final int position, final long bytes, final String what)
+    {
+        if (packed == null)
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, what + ": null packed buffer");
+        }
+        if (position < 0 || position > packed.length)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, what + ": position " + position + " outside the packed " +
+                "buffer of " + packed.length + " bytes");
+        }
+        if (position + bytes > packed.length)
+        {
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, what + ": " + bytes + " bytes from position " + position +
+                " do not fit the packed buffer of " + packed.length + " bytes");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
     // Nonblocking
 
     /** Java binding of {@code MPI_ISEND}: starts a standard-mode send. */

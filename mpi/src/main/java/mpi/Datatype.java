@@ -43,7 +43,7 @@ public final class Datatype implements Freeable, Cloneable
     final int elementsPerItem;
     /** Size of the first element of a pair (for counting a partial pair), else the size. */
     final int firstPartSize;
-    private final String name;
+    private volatile String name;
     /** One of the {@code MPI.XXX} constants, which cannot be freed; false for a dup. */
     private final boolean predefined;
     /** Set by {@link #free()} of a dup: it is then {@code MPI.DATATYPE_NULL}. */
@@ -398,6 +398,24 @@ public final class Datatype implements Freeable, Cloneable
     {
         return name;
     }
+
+    /**
+     * Java binding of {@code MPI_TYPE_SET_NAME}: the name {@link #getName} returns from now on
+     * (a dup takes its type's name). Names are cut at {@code MPI.MAX_OBJECT_NAME} characters.
+     */
+    public void setName(final String name)
+    {
+        MPI.check();
+        if (name == null || isNull())
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(isNull() ? ErrorClass.ERR_TYPE : ErrorClass.ERR_ARG,
+                isNull() ? "setName on a null or freed datatype" : "setName: null name"));
+        }
+        this.name = name.length() > MAX_NAME ? name.substring(0, MAX_NAME) : name;
+    }
+
+    /** {@code MPI_MAX_OBJECT_NAME} less the C terminator, as Open MPI. */
+    private static final int MAX_NAME = 63;
 
     /**
      * Java binding of {@code MPI_TYPE_COMMIT}: a derived type may describe messages from now on.

@@ -224,6 +224,53 @@ class DerivedDatatypeTest
         col.free();
     }
 
+    /** Pack two columns' worth and an int after them, send the packed bytes, unpack on the other side. */
+    @Test
+    void packUnpackAndPackSize()
+    {
+        final Datatype col = column();
+        assertEquals(32, world.packSize(1, col));
+        assertEquals(8, world.packSize(2, MPI.INT));
+        final double[] m = matrix(rank);
+        final byte[] packed = new byte[32 + 8];
+        int pos = world.pack(m, 1, col, packed, 0);
+        assertEquals(32, pos);
+        pos = world.pack(new int[] {rank, 42}, 2, MPI.INT, packed, pos);
+        assertEquals(40, pos);
+        final byte[] got = new byte[40];
+        world.sendRecv(packed, 40, MPI.PACKED, next, 9, got, 40, MPI.PACKED, prev, 9);
+        final double[] into = new double[20];
+        java.util.Arrays.fill(into, SENTINEL);
+        final int[] tail = new int[2];
+        int at = world.unpack(got, 0, into, 1, col);
+        at = world.unpack(got, at, tail, 2, MPI.INT);
+        assertEquals(40, at);
+        for (int i = 0; i < 20; i++)
+        {
+            assertEquals(i % 5 == 0 ? prev * 100 + i : SENTINEL, into[i], "element " + i);
+        }
+        assertArrayEquals(new int[] {prev, 42}, tail);
+        assertEquals(MPI.ERR_TRUNCATE, errorOf(() -> world.pack(m, 1, col, new byte[31], 0)));
+        assertEquals(MPI.ERR_TRUNCATE, errorOf(() -> world.unpack(new byte[40], 10, into, 1, col)));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> world.pack(m, 1, col, new byte[40], -1)));
+        col.free();
+    }
+
+    @Test
+    void namesOfTypes()
+    {
+        assertEquals("MPI_INT", MPI.INT.getName());
+        final Datatype col = column();
+        col.setName("matrix column");
+        assertEquals("matrix column", col.getName());
+        final Datatype d = col.dup();
+        assertEquals("matrix column", d.getName(), "a dup keeps the name");
+        d.setName("x".repeat(100));
+        assertEquals(63, d.getName().length());
+        d.free();
+        col.free();
+    }
+
     @Test
     void badInputHasItsErrorClassBeforeAnythingMoves()
     {
