@@ -55,6 +55,8 @@ public final class Datatype implements Freeable, Cloneable
     /** Made by a {@code create*} constructor (or a dup of one): needs {@link #commit}. */
     final boolean derived;
     private boolean committed;
+    private static final Attributes ATTRIBUTES = new Attributes("datatype");
+    private final Attributes.Cache attributes = ATTRIBUTES.new Cache();
 
     private Datatype(
         final int id, final int size, final String name)
@@ -414,6 +416,72 @@ public final class Datatype implements Freeable, Cloneable
         this.name = name.length() > MAX_NAME ? name.substring(0, MAX_NAME) : name;
     }
 
+    /** Java binding of {@code MPI_TYPE_CREATE_KEYVAL}: a new attribute key for datatypes; a dup copies its attribute. */
+    public static int createKeyval()
+    {
+        MPI.check();
+        return ATTRIBUTES.createKeyval();
+    }
+
+    /** Java binding of {@code MPI_TYPE_FREE_KEYVAL}; attributes already cached under it stay. */
+    public static void freeKeyval(final int keyval)
+    {
+        MPI.check();
+        try
+        {
+            ATTRIBUTES.freeKeyval(keyval);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_TYPE_SET_ATTR}: caches {@code value} under {@code keyval}, replacing any. */
+    public void setAttr(final int keyval, final Object value)
+    {
+        MPI.check();
+        try
+        {
+            MPI.checkDatatype(this);
+            attributes.set(keyval, value);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_TYPE_GET_ATTR}: the value cached under {@code keyval}, or null. */
+    public Object getAttr(final int keyval)
+    {
+        MPI.check();
+        try
+        {
+            MPI.checkDatatype(this);
+            return attributes.get(keyval);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_TYPE_DELETE_ATTR}. */
+    public void deleteAttr(final int keyval)
+    {
+        MPI.check();
+        try
+        {
+            MPI.checkDatatype(this);
+            attributes.delete(keyval);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
     /** {@code MPI_MAX_OBJECT_NAME} less the C terminator, as Open MPI. */
     private static final int MAX_NAME = 63;
 
@@ -447,13 +515,18 @@ public final class Datatype implements Freeable, Cloneable
         {
             throw MPI.COMM_WORLD.handle(ex);
         }
+        final Datatype d;
         if (derived)
         {
-            final Datatype d = new Datatype(map, baseSize, id, name);
+            d = new Datatype(map, baseSize, id, name);
             d.committed = committed;
-            return d;
         }
-        return new Datatype(id, size, name, elementsPerItem, firstPartSize, false);
+        else
+        {
+            d = new Datatype(id, size, name, elementsPerItem, firstPartSize, false);
+        }
+        attributes.copyInto(d.attributes);
+        return d;
     }
 
     /** Java binding of {@code MPI_TYPE_DUP}, as in Open MPI: the same as {@link #dup()}. */
@@ -479,6 +552,7 @@ public final class Datatype implements Freeable, Cloneable
                 "a predefined datatype cannot be freed: " + name : "datatype already freed: " + name));
         }
         freed = true;
+        attributes.clear();
     }
 
     /** Whether this is {@code MPI.DATATYPE_NULL} (or a freed dup). */

@@ -272,6 +272,30 @@ class DerivedDatatypeTest
     }
 
     @Test
+    void attributesAreCachedCopiedOnDupAndDroppedOnFree()
+    {
+        final int key = Datatype.createKeyval();
+        final Datatype col = column();
+        assertEquals(null, col.getAttr(key));
+        final Object value = new int[] {7};
+        col.setAttr(key, value);
+        assertEquals(value, col.getAttr(key));
+        final Datatype d = col.dup();
+        assertEquals(value, d.getAttr(key), "a dup copies the attribute");
+        d.deleteAttr(key);
+        assertEquals(null, d.getAttr(key));
+        assertEquals(value, col.getAttr(key), "deleting on the dup leaves the original's");
+        Datatype.freeKeyval(key);
+        assertEquals(value, col.getAttr(key), "a freed keyval's cached attribute stays");
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> col.setAttr(key, "new")));
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> Datatype.freeKeyval(key)));
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> d.getAttr(key)));
+        col.free();
+        assertEquals(MPI.ERR_TYPE, errorOf(() -> col.getAttr(key)));
+        d.free();
+    }
+
+    @Test
     void badInputHasItsErrorClassBeforeAnythingMoves()
     {
         assertEquals(MPI.ERR_COUNT, errorOf(() -> Datatype.createContiguous(-1, MPI.INT)));
