@@ -81,6 +81,11 @@ public final class Status
         {
             return new Count(0);
         }
+        if (datatype.derived)
+        {
+            final long n = datatype.map.elementsIn(bytes, kind -> Datatype.basic(kind).size);
+            return new Count(n < 0 ? MPI.UNDEFINED : n);
+        }
         final long whole = bytes / datatype.size;
         final long rest = bytes % datatype.size;
         long elements = whole * datatype.elementsPerItem;

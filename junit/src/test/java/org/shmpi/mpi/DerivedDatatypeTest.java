@@ -116,6 +116,14 @@ class DerivedDatatypeTest
         java.util.Arrays.fill(into, SENTINEL);
         final Status st = world.sendRecv(mine, 4, MPI.DOUBLE, next, 2, into, 1, col, prev, 2);
         assertEquals(1, st.getCount(col));
+        assertEquals(4, st.getElements(col));
+        // Three doubles into a two-column type: not a whole item, three basic elements.
+        final Datatype two = Datatype.createContiguous(2, col);
+        two.commit();
+        final Status partial = world.sendRecv(mine, 3, MPI.DOUBLE, next, 2, new double[40], 1, two, prev, 2);
+        assertEquals(MPI.UNDEFINED, partial.getCount(two));
+        assertEquals(3, partial.getElements(two));
+        two.free();
         for (int i = 0; i < 20; i++)
         {
             assertEquals(i % 5 == 0 ? p + i / 5 : SENTINEL, into[i], "element " + i);
