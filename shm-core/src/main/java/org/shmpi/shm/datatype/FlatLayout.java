@@ -56,11 +56,11 @@ final class FlatLayout implements DataLayout
             final long at = userOffset + item * extent + map.blockDisplacement(b) + inBlock;
             if (toPacked)
             {
-                UnsafeApi.copyMemory(user, at, packed, packedOffset + done, n);
+                move(user, at, packed, packedOffset + done, n);
             }
             else
             {
-                UnsafeApi.copyMemory(packed, packedOffset + done, user, at, n);
+                move(packed, packedOffset + done, user, at, n);
             }
             done += n;
             inBlock = 0;
@@ -69,6 +69,32 @@ final class FlatLayout implements DataLayout
                 b = 0;
                 item++;
             }
+        }
+    }
+
+    /** Bytes at or below which a block is moved by word loads and stores: a copyMemory call costs more. */
+    private static final long SMALL = 64;
+
+    /**
+     * Moves one block. {@code copyMemory} has a fixed cost that dominates blocks of a few words
+     * (a matrix column of doubles is 8-byte blocks); those go word by word.
+     */
+    static void move(final Object src, final long srcOffset, final Object dst, final long dstOffset,
+        final long n)
+    {
+        if (n > SMALL)
+        {
+            UnsafeApi.copyMemory(src, srcOffset, dst, dstOffset, n);
+            return;
+        }
+        long i = 0;
+        for (; i + 8 <= n; i += 8)
+        {
+            UnsafeApi.putLong(dst, dstOffset + i, UnsafeApi.getLong(src, srcOffset + i));
+        }
+        for (; i < n; i++)
+        {
+            UnsafeApi.putByte(dst, dstOffset + i, UnsafeApi.getByte(src, srcOffset + i));
         }
     }
 

@@ -32,7 +32,7 @@ public final class TypeMap
     /** Signature, run-length coded: {@code sigCount[i]} basic elements of kind {@code sigKind[i]}. */
     private final int[] sigKind;
     private final long[] sigCount;
-    private FlatLayout layout;
+    private DataLayout layout;
 
     private TypeMap(final long[] disp, final long[] len, final long lb, final long ub, final long trueLb,
         final long trueUb, final boolean explicitBounds, final int alignment, final int[] sigKind,
@@ -342,13 +342,32 @@ public final class TypeMap
         {
             return DataLayout.CONTIGUOUS;
         }
-        FlatLayout l = layout;
+        DataLayout l = layout;
         if (l == null)
         {
-            l = new FlatLayout(this);
+            l = strided() ? new StridedLayout(disp[0], len[0], disp.length > 1 ? disp[1] - disp[0] : len[0],
+                disp.length, extent()) : new FlatLayout(this);
             layout = l;
         }
         return l;
+    }
+
+    /** Whether every block has one length and the blocks are equally spaced: a vector's shape. */
+    private boolean strided()
+    {
+        if (disp.length == 0)
+        {
+            return false;
+        }
+        final long step = disp.length > 1 ? disp[1] - disp[0] : 0;
+        for (int i = 1; i < disp.length; i++)
+        {
+            if (len[i] != len[0] || disp[i] - disp[i - 1] != step)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The block holding packed offset {@code within} (0 <= within < size) of one item. */

@@ -250,6 +250,42 @@ class TypeMapTest
         }
     }
 
+    /** Vector shapes take the loop-compressed program; it moves exactly the bytes of the general one, in any fragments. */
+    @Test
+    void stridedProgramMatchesTheGeneralOne()
+    {
+        final Random random = new Random(7);
+        for (final TypeMap t : new TypeMap[] {TypeMap.hvector(50, 1, 16, T_DOUBLE), TypeMap.hvector(20, 3, 20, T_INT),
+            TypeMap.hvector(9, 1, -24, T_DOUBLE), TypeMap.hindexed(new int[] {1}, new long[] {8}, T_DOUBLE)})
+        {
+            assertTrue(t.layout() instanceof StridedLayout, t.toString());
+            final DataLayout general = new FlatLayout(t);
+            final int items = 3;
+            final long shift = -t.touchedLow(items);
+            final int span = (int)(t.touchedHigh(items) + shift);
+            final byte[] user = numbered(span);
+            final long total = t.size() * items;
+            final byte[] a = new byte[(int)total];
+            final byte[] b = new byte[(int)total];
+            final byte[] backA = new byte[span];
+            final byte[] backB = new byte[span];
+            long at = 0;
+            while (at < total)
+            {
+                final long n = Math.min(total - at, 1 + random.nextInt(30));
+                t.layout().pack(user, BYTES + shift, at, a, BYTES + at, n);
+                general.pack(user, BYTES + shift, at, b, BYTES + at, n);
+                t.layout().unpack(a, BYTES + at, n, backA, BYTES + shift, at);
+                general.unpack(b, BYTES + at, n, backB, BYTES + shift, at);
+                at += n;
+            }
+            assertArrayEquals(b, a, t.toString());
+            assertArrayEquals(backB, backA, t.toString());
+        }
+        assertFalse(DOUBLE_CHAR.layout() instanceof StridedLayout && TypeMap.hindexed(new int[] {1, 2},
+            new long[] {0, 16}, T_INT).layout() instanceof StridedLayout);
+    }
+
     private static byte[] numbered(final int n)
     {
         final byte[] b = new byte[n];
