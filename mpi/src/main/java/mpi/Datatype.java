@@ -196,7 +196,7 @@ public final class Datatype implements Freeable, Cloneable
         {
             count(count);
             return TypeMap.contiguous(count, oldType.map);
-        });
+        }).decoded(MPI.COMBINER_CONTIGUOUS, new int[] {count}, NO_ADDRESSES, oldType);
     }
 
     /**
@@ -210,7 +210,7 @@ public final class Datatype implements Freeable, Cloneable
         {
             count(count);
             return TypeMap.hvector(count, blockLength, (long)stride * oldType.map.extent(), oldType.map);
-        });
+        }).decoded(MPI.COMBINER_VECTOR, new int[] {count, blockLength, stride}, NO_ADDRESSES, oldType);
     }
 
     /** Java binding of {@code MPI_TYPE_CREATE_HVECTOR}: as {@link #createVector}, the stride in bytes. */
@@ -221,7 +221,7 @@ public final class Datatype implements Freeable, Cloneable
         {
             count(count);
             return TypeMap.hvector(count, blockLength, stride, oldType.map);
-        });
+        }).decoded(MPI.COMBINER_HVECTOR, new int[] {count, blockLength}, new long[] {stride}, oldType);
     }
 
     /**
@@ -231,14 +231,18 @@ public final class Datatype implements Freeable, Cloneable
     public static Datatype createIndexed(final int[] blockLengths, final int[] displacements, final Datatype oldType)
     {
         return derive(oldType, "indexed", () -> TypeMap.hindexed(blockLengths,
-            scaled(displacements, oldType.map.extent(), blockLengths), oldType.map));
+            scaled(displacements, oldType.map.extent(), blockLengths), oldType.map))
+            .decoded(MPI.COMBINER_INDEXED, ints(blockLengths.length, blockLengths, displacements), NO_ADDRESSES,
+                oldType);
     }
 
     /** Java binding of {@code MPI_TYPE_CREATE_HINDEXED}: as {@link #createIndexed}, the displacements in bytes. */
     public static Datatype createHIndexed(final int[] blockLengths, final int[] displacements, final Datatype oldType)
     {
         return derive(oldType, "hindexed", () -> TypeMap.hindexed(blockLengths,
-            scaled(displacements, 1, blockLengths), oldType.map));
+            scaled(displacements, 1, blockLengths), oldType.map))
+            .decoded(MPI.COMBINER_HINDEXED, ints(blockLengths.length, blockLengths), scaled(displacements, 1, null),
+                oldType);
     }
 
     /**
@@ -249,7 +253,9 @@ public final class Datatype implements Freeable, Cloneable
         final Datatype oldType)
     {
         return derive(oldType, "indexed_block", () -> TypeMap.hindexed(same(blockLength, displacements),
-            scaled(displacements, oldType.map.extent(), null), oldType.map));
+            scaled(displacements, oldType.map.extent(), null), oldType.map))
+            .decoded(MPI.COMBINER_INDEXED_BLOCK, ints(displacements.length, new int[] {blockLength}, displacements),
+                NO_ADDRESSES, oldType);
     }
 
     /** Java binding of {@code MPI_TYPE_CREATE_HINDEXED_BLOCK} (not in Open MPI's bindings): the displacements in bytes. */
@@ -257,7 +263,9 @@ public final class Datatype implements Freeable, Cloneable
         final Datatype oldType)
     {
         return derive(oldType, "hindexed_block", () -> TypeMap.hindexed(same(blockLength, displacements),
-            scaled(displacements, 1, null), oldType.map));
+            scaled(displacements, 1, null), oldType.map))
+            .decoded(MPI.COMBINER_HINDEXED_BLOCK, new int[] {displacements.length, blockLength},
+                scaled(displacements, 1, null), oldType);
     }
 
     /**
@@ -281,7 +289,9 @@ public final class Datatype implements Freeable, Cloneable
                 maps[i] = types[i].map;
             }
             return new Datatype(build("struct", () -> TypeMap.struct(blockLengths, scaled(displacements, 1,
-                blockLengths), maps)), 1, BYTE_ID, "struct");
+                blockLengths), maps)), 1, BYTE_ID, "struct")
+                .decoded(MPI.COMBINER_STRUCT, ints(blockLengths.length, blockLengths), scaled(displacements, 1, null),
+                    types.clone());
         }
         catch (final MPIException ex)
         {
@@ -295,7 +305,8 @@ public final class Datatype implements Freeable, Cloneable
      */
     public static Datatype createResized(final Datatype oldType, final int lb, final int extent)
     {
-        return derive(oldType, "resized", () -> TypeMap.resized(oldType.map, lb, extent));
+        return derive(oldType, "resized", () -> TypeMap.resized(oldType.map, lb, extent))
+            .decoded(MPI.COMBINER_RESIZED, new int[0], new long[] {lb, extent}, oldType);
     }
 
     /**
@@ -319,7 +330,104 @@ public final class Datatype implements Freeable, Cloneable
             }
             return TypeMap.subarray(sizes, subsizes, starts, order == MPI.ORDER_C ? TypeMap.Order.C :
                 TypeMap.Order.FORTRAN, oldType.map);
-        });
+        })
+            .decoded(MPI.COMBINER_SUBARRAY, ints(sizes.length, sizes, subsizes, starts, new int[] {order}),
+                NO_ADDRESSES, oldType);
+    }
+
+    private static final long[] NO_ADDRESSES = new long[0];
+
+    /** How this type was made, for {@link #getEnvelope} and {@link #getContents}. */
+    private int combiner = MPI.COMBINER_NAMED;
+    private int[] contentInts = new int[0];
+    private long[] contentAddresses = NO_ADDRESSES;
+    private Datatype[] contentTypes = new Datatype[0];
+
+    private Datatype decoded(final int how, final int[] integers, final long[] addresses, final Datatype... types)
+    {
+        combiner = how;
+        contentInts = integers;
+        contentAddresses = addresses;
+        contentTypes = types;
+        return this;
+    }
+
+    /** {@code first}, then every array's elements: the integer arguments of a constructor. */
+    private static int[] ints(final int first, final int[]... arrays)
+    {
+        int n = 1;
+        for (final int[] a : arrays)
+        {
+            n += a.length;
+        }
+        final int[] out = new int[n];
+        out[0] = first;
+        int at = 1;
+        for (final int[] a : arrays)
+        {
+            System.arraycopy(a, 0, out, at, a.length);
+            at += a.length;
+        }
+        return out;
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_GET_ENVELOPE} (not in Open MPI's bindings): the numbers of
+     * integers, addresses and datatypes the type was built from, and how ({@code MPI.COMBINER_*}):
+     * {@code {integers, addresses, datatypes, combiner}}. Predefined types answer
+     * {@code COMBINER_NAMED}, a dup {@code COMBINER_DUP}.
+     */
+    public int[] getEnvelope()
+    {
+        MPI.check();
+        return new int[] {contentInts.length, contentAddresses.length, contentTypes.length, combiner};
+    }
+
+    /**
+     * Java binding of {@code MPI_TYPE_GET_CONTENTS} (not in Open MPI's bindings): the arguments
+     * the type was built from, in the standard's order per combiner (for a vector: count,
+     * blockLength, stride; for an H form the byte displacements as addresses; ...). A named
+     * type has none: {@code MPI.ERR_TYPE}, as the standard says.
+     */
+    public Contents getContents()
+    {
+        MPI.check();
+        if (combiner == MPI.COMBINER_NAMED)
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_TYPE,
+                "getContents of a named (predefined) datatype: " + name));
+        }
+        return new Contents(contentInts.clone(), contentAddresses.clone(), contentTypes.clone());
+    }
+
+    /** What {@link #getContents} returns: the constructor's integers, addresses (bytes) and datatypes. */
+    public static final class Contents
+    {
+        private final int[] integers;
+        private final long[] addresses;
+        private final Datatype[] datatypes;
+
+        Contents(final int[] integers, final long[] addresses, final Datatype[] datatypes)
+        {
+            this.integers = integers;
+            this.addresses = addresses;
+            this.datatypes = datatypes;
+        }
+
+        public int[] getIntegers()
+        {
+            return integers.clone();
+        }
+
+        public long[] getAddresses()
+        {
+            return addresses.clone();
+        }
+
+        public Datatype[] getDatatypes()
+        {
+            return datatypes.clone();
+        }
     }
 
     private interface MapMaker
@@ -526,7 +634,7 @@ public final class Datatype implements Freeable, Cloneable
             d = new Datatype(id, size, name, elementsPerItem, firstPartSize, false);
         }
         attributes.copyInto(d.attributes);
-        return d;
+        return d.decoded(MPI.COMBINER_DUP, new int[0], NO_ADDRESSES, this);
     }
 
     /** Java binding of {@code MPI_TYPE_DUP}, as in Open MPI: the same as {@link #dup()}. */

@@ -47,6 +47,20 @@ public final class MPI
 
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
+    /** How a datatype was made ({@link Datatype#getEnvelope}); Open MPI's values. */
+    public static final int COMBINER_NAMED = 0;
+    public static final int COMBINER_DUP = 1;
+    public static final int COMBINER_CONTIGUOUS = 2;
+    public static final int COMBINER_VECTOR = 3;
+    public static final int COMBINER_HVECTOR = 5;
+    public static final int COMBINER_INDEXED = 6;
+    public static final int COMBINER_HINDEXED = 8;
+    public static final int COMBINER_INDEXED_BLOCK = 9;
+    public static final int COMBINER_STRUCT = 11;
+    public static final int COMBINER_SUBARRAY = 12;
+    public static final int COMBINER_DARRAY = 13;
+    public static final int COMBINER_RESIZED = 17;
+    public static final int COMBINER_HINDEXED_BLOCK = 18;
     /** Row-major order of {@link Datatype#createSubarray} (the last dimension varies fastest); Open MPI's value. */
     public static final int ORDER_C = 56;
     /** Column-major order of {@link Datatype#createSubarray} (the first dimension varies fastest); Open MPI's value. */

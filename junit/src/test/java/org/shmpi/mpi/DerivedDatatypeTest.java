@@ -303,6 +303,122 @@ class DerivedDatatypeTest
         d.free();
     }
 
+    /**
+     * Every constructor's envelope and contents, as a tool reads them: rebuilding each type from
+     * its contents gives a type with the same bounds that packs the same bytes in the same order.
+     */
+    @Test
+    void decodingRebuildsEveryType()
+    {
+        final Datatype col = column();
+        final Datatype st = Datatype.createStruct(new int[] {1, 2}, new int[] {0, 8}, new Datatype[] {MPI.INT, col});
+        final Datatype[] types = {
+            Datatype.createContiguous(3, MPI.DOUBLE),
+            col,
+            Datatype.createHVector(3, 2, 40, MPI.DOUBLE),
+            Datatype.createIndexed(new int[] {2, 1}, new int[] {5, 0}, MPI.DOUBLE),
+            Datatype.createHIndexed(new int[] {1, 3}, new int[] {64, 8}, MPI.DOUBLE),
+            Datatype.createIndexedBlock(2, new int[] {6, 1}, MPI.DOUBLE),
+            Datatype.createHIndexedBlock(1, new int[] {24, 0}, MPI.DOUBLE),
+            Datatype.createResized(col, 0, 48),
+            Datatype.createSubarray(new int[] {4, 5}, new int[] {2, 3}, new int[] {1, 1}, MPI.ORDER_FORTRAN,
+                MPI.DOUBLE),
+            col.dup(),
+        };
+        final int[] combiners = {MPI.COMBINER_CONTIGUOUS, MPI.COMBINER_VECTOR, MPI.COMBINER_HVECTOR,
+            MPI.COMBINER_INDEXED, MPI.COMBINER_HINDEXED, MPI.COMBINER_INDEXED_BLOCK, MPI.COMBINER_HINDEXED_BLOCK,
+            MPI.COMBINER_RESIZED, MPI.COMBINER_SUBARRAY, MPI.COMBINER_DUP};
+        for (int i = 0; i < types.length; i++)
+        {
+            final Datatype t = types[i];
+            t.commit();
+            assertEquals(combiners[i], t.getEnvelope()[3], "combiner of type " + i);
+            final Datatype again = rebuild(t);
+            again.commit();
+            assertSameType(t, again, 1, "type " + i);
+            again.free();
+        }
+        assertArrayEquals(new int[] {3, 2, 2, MPI.COMBINER_STRUCT}, st.getEnvelope());
+        final Datatype.Contents c = st.getContents();
+        assertArrayEquals(new int[] {2, 1, 2}, c.getIntegers());
+        assertArrayEquals(new long[] {0, 8}, c.getAddresses());
+        assertEquals(col, c.getDatatypes()[1]);
+        assertArrayEquals(new int[] {0, 0, 0, MPI.COMBINER_NAMED}, MPI.DOUBLE.getEnvelope());
+        assertEquals(MPI.ERR_TYPE, errorOf(MPI.DOUBLE::getContents));
+        for (final Datatype t : types)
+        {
+            if (t != col)
+            {
+                t.free();
+            }
+        }
+        st.free();
+        col.free();
+    }
+
+    /** A tool's rebuild of a type from its envelope and contents. */
+    private static Datatype rebuild(final Datatype t)
+    {
+        final int combiner = t.getEnvelope()[3];
+        final Datatype.Contents c = t.getContents();
+        final int[] ints = c.getIntegers();
+        final long[] a = c.getAddresses();
+        final Datatype old = c.getDatatypes()[0];
+        final int n = ints.length > 0 ? ints[0] : 0;
+        switch (combiner)
+        {
+            case MPI.COMBINER_CONTIGUOUS: return Datatype.createContiguous(ints[0], old);
+            case MPI.COMBINER_VECTOR: return Datatype.createVector(ints[0], ints[1], ints[2], old);
+            case MPI.COMBINER_HVECTOR: return Datatype.createHVector(ints[0], ints[1], (int)a[0], old);
+            case MPI.COMBINER_INDEXED:
+                return Datatype.createIndexed(java.util.Arrays.copyOfRange(ints, 1, 1 + n),
+                    java.util.Arrays.copyOfRange(ints, 1 + n, 1 + 2 * n), old);
+            case MPI.COMBINER_HINDEXED:
+                return Datatype.createHIndexed(java.util.Arrays.copyOfRange(ints, 1, 1 + n), toInts(a), old);
+            case MPI.COMBINER_INDEXED_BLOCK:
+                return Datatype.createIndexedBlock(ints[1], java.util.Arrays.copyOfRange(ints, 2, 2 + n), old);
+            case MPI.COMBINER_HINDEXED_BLOCK: return Datatype.createHIndexedBlock(ints[1], toInts(a), old);
+            case MPI.COMBINER_RESIZED: return Datatype.createResized(old, (int)a[0], (int)a[1]);
+            case MPI.COMBINER_SUBARRAY:
+                return Datatype.createSubarray(java.util.Arrays.copyOfRange(ints, 1, 1 + n),
+                    java.util.Arrays.copyOfRange(ints, 1 + n, 1 + 2 * n),
+                    java.util.Arrays.copyOfRange(ints, 1 + 2 * n, 1 + 3 * n), ints[1 + 3 * n], old);
+            case MPI.COMBINER_DUP: return old.dup();
+            default: throw new AssertionError("combiner " + combiner);
+        }
+    }
+
+    private static int[] toInts(final long[] a)
+    {
+        final int[] out = new int[a.length];
+        for (int i = 0; i < a.length; i++)
+        {
+            out[i] = (int)a[i];
+        }
+        return out;
+    }
+
+    /** Same bounds, and the same packed bytes from a numbered buffer. */
+    private void assertSameType(final Datatype a, final Datatype b, final int count, final String what)
+    {
+        assertEquals(a.getSize(), b.getSize(), what);
+        assertEquals(a.getExtent(), b.getExtent(), what);
+        assertEquals(a.getLb(), b.getLb(), what);
+        assertEquals(a.getTrueLb(), b.getTrueLb(), what);
+        assertEquals(a.getTrueExtent(), b.getTrueExtent(), what);
+        final double[] data = new double[64];
+        for (int i = 0; i < data.length; i++)
+        {
+            data[i] = i;
+        }
+        final int bytes = world.packSize(count, a);
+        final byte[] pa = new byte[bytes];
+        final byte[] pb = new byte[bytes];
+        world.pack(data, count, a, pa, 0);
+        world.pack(data, count, b, pb, 0);
+        assertArrayEquals(pa, pb, what);
+    }
+
     @Test
     void badInputHasItsErrorClassBeforeAnythingMoves()
     {
