@@ -372,6 +372,157 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         }
     }
 
+    /**
+     * Packs as {@link #pack} does, in the {@code "external32"} representation (not in Open MPI's
+     * bindings): every basic element big-endian at the standard's fixed size (the Java sizes:
+     * boolean and byte 1, char and short 2, int and float 4, long and double 8; complex types as
+     * two of their parts), so that another machine reads the same values. The pair types with
+     * padding ({@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT}, {@code DOUBLE_INT}) are
+     * not supported yet: {@code MPI.ERR_TYPE}. Any other datarep is {@code MPI.ERR_ARG}.
+     */
+    public final int packExternal(final String datarep, final Object inbuf, final int incount, final Datatype type,
+        final byte[] outbuf, final int position)
+    {
+        try
+        {
+            check();
+            checkDatarep(datarep);
+            final long bytes = Buffers.bytes(inbuf, incount, type);
+            checkExternal(type);
+            checkPackBuffer(outbuf, position, bytes, "packExternal");
+            type.layout().pack(Buffers.base(inbuf), Buffers.offset(inbuf), 0, outbuf,
+                Buffers.BYTE_ARRAY_BASE + position, bytes);
+            toExternal(outbuf, position, incount, type);
+            return (int)(position + bytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        finally
+        {
+            Reference.reachabilityFence(inbuf);
+        }
+    }
+
+    /** Unpacks what {@link #packExternal} packed; {@code inbuf} is left as it is. */
+    public final int unpackExternal(final String datarep, final byte[] inbuf, final int position, final Object outbuf,
+        final int outcount, final Datatype type)
+    {
+        try
+        {
+            check();
+            checkDatarep(datarep);
+            final long bytes = Buffers.bytes(outbuf, outcount, type);
+            checkExternal(type);
+            checkPackBuffer(inbuf, position, bytes, "unpackExternal");
+            final byte[] local = java.util.Arrays.copyOfRange(inbuf, position, (int)(position + bytes));
+            toExternal(local, 0, outcount, type);
+            type.layout().unpack(local, Buffers.BYTE_ARRAY_BASE, bytes, Buffers.base(outbuf), Buffers.offset(outbuf), 0);
+            return (int)(position + bytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        finally
+        {
+            Reference.reachabilityFence(outbuf);
+        }
+    }
+
+    /** Bytes {@link #packExternal} needs: in external32 every supported element has its Java size. */
+    public final int packExternalSize(final String datarep, final int incount, final Datatype type)
+    {
+        try
+        {
+            checkDatarep(datarep);
+            checkExternal(type);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        return packSize(incount, type);
+    }
+
+    private static void checkDatarep(final String datarep)
+    {
+        if (!"external32".equals(datarep))
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "datarep must be \"external32\": " + datarep);
+        }
+    }
+
+    /** Bytes of each swapped unit of a basic kind in external32; 0: not supported. */
+    private static int externalUnit(final int kind)
+    {
+        switch (kind)
+        {
+            case Datatype.BYTE_ID:
+            case Datatype.BOOLEAN_ID:
+            case Datatype.PACKED_ID:
+                return 1;
+            case Datatype.CHAR_ID:
+            case Datatype.SHORT_ID:
+                return 2;
+            case Datatype.INT_ID:
+            case Datatype.FLOAT_ID:
+            case Datatype.INT2_ID:
+            case Datatype.FLOAT_COMPLEX_ID:
+                return 4;
+            case Datatype.LONG_ID:
+            case Datatype.DOUBLE_ID:
+            case Datatype.DOUBLE_COMPLEX_ID:
+                return 8;
+            default:
+                return 0;
+        }
+    }
+
+    private static void checkExternal(final Datatype type)
+    {
+        MPI.checkDatatype(type);
+        for (final long[] run : type.map.signature())
+        {
+            if (externalUnit((int)run[0]) == 0)
+            {
+                throw new MPIException(ErrorClass.ERR_TYPE, "external32 of " + Datatype.basic((int)run[0]).getName() +
+                    " is not supported yet");
+            }
+        }
+    }
+
+    /** Turns the packed native-order elements of {@code count} items at {@code at} into big-endian, or back. */
+    private static void toExternal(final byte[] b, final int at, final int count, final Datatype type)
+    {
+        if (java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.BIG_ENDIAN)
+        {
+            return;
+        }
+        final long[][] sig = type.map.signature();
+        int p = at;
+        for (int item = 0; item < count; item++)
+        {
+            for (final long[] run : sig)
+            {
+                final int kind = (int)run[0];
+                final int unit = externalUnit(kind);
+                final long units = run[1] * (Datatype.basic(kind).size / unit);
+                for (long u = 0; u < units; u++)
+                {
+                    for (int i = 0, j = p + unit - 1; i < unit / 2; i++, j--)
+                    {
+                        final byte t = b[p + i];
+                        b[p + i] = b[j];
+                        b[j] = t;
+                    }
+                    p += unit;
+                }
+            }
+        }
+    }
+
     private static void checkPackBuffer(final byte[] packed, final int position, final long bytes, final String what)
     {
         if (packed == null)

@@ -264,6 +264,49 @@ class DerivedDatatypeTest
         col.free();
     }
 
+    /** external32 bytes, written out by hand: big-endian at the standard's sizes. */
+    @Test
+    void external32BytesAreBigEndian()
+    {
+        final byte[] out = new byte[12];
+        assertEquals(12, world.packExternalSize("external32", 3, MPI.INT));
+        assertEquals(12, world.packExternal("external32", new int[] {1, 0x01020304, -2}, 3, MPI.INT, out, 0));
+        assertArrayEquals(new byte[] {0, 0, 0, 1, 1, 2, 3, 4, -1, -1, -1, -2}, out);
+
+        // A column of doubles, then a short and a char: 8-byte, 2-byte and 2-byte elements in order.
+        final Datatype col = column();
+        final double[] m = new double[20];
+        m[0] = 1.0;
+        m[5] = -2.0;
+        final byte[] ext = new byte[32 + 4];
+        int pos = world.packExternal("external32", m, 1, col, ext, 0);
+        pos = world.packExternal("external32", new short[] {0x0102}, 1, MPI.SHORT, ext, pos);
+        pos = world.packExternal("external32", new char[] {'A'}, 1, MPI.CHAR, ext, pos);
+        assertEquals(36, pos);
+        assertArrayEquals(new byte[] {0x3F, (byte)0xF0, 0, 0, 0, 0, 0, 0}, java.util.Arrays.copyOfRange(ext, 0, 8));
+        assertArrayEquals(new byte[] {(byte)0xC0, 0, 0, 0, 0, 0, 0, 0}, java.util.Arrays.copyOfRange(ext, 8, 16));
+        assertArrayEquals(new byte[] {1, 2, 0, 'A'}, java.util.Arrays.copyOfRange(ext, 32, 36));
+
+        // And back, leaving the packed bytes as they were.
+        final byte[] copy = ext.clone();
+        final double[] back = new double[20];
+        final short[] s = new short[1];
+        final char[] c = new char[1];
+        int at = world.unpackExternal("external32", ext, 0, back, 1, col);
+        at = world.unpackExternal("external32", ext, at, s, 1, MPI.SHORT);
+        at = world.unpackExternal("external32", ext, at, c, 1, MPI.CHAR);
+        assertEquals(36, at);
+        assertEquals(1.0, back[0]);
+        assertEquals(-2.0, back[5]);
+        assertEquals(0x0102, s[0]);
+        assertEquals('A', c[0]);
+        assertArrayEquals(copy, ext);
+
+        assertEquals(MPI.ERR_ARG, errorOf(() -> world.packExternal("native", new int[1], 1, MPI.INT, out, 0)));
+        assertEquals(MPI.ERR_TYPE, errorOf(() -> world.packExternalSize("external32", 1, MPI.DOUBLE_INT)));
+        col.free();
+    }
+
     @Test
     void namesOfTypes()
     {
