@@ -335,6 +335,34 @@ public final class Datatype implements Freeable, Cloneable
                 NO_ADDRESSES, oldType);
     }
 
+    /**
+     * Java binding of {@code MPI_TYPE_CREATE_DARRAY} (not in Open MPI's bindings): the part of a
+     * {@code gsizes} array of {@code oldType} that process {@code rank} of a row-major
+     * {@code psizes} grid of {@code size} processes owns, each dimension distributed
+     * {@code MPI.DISTRIBUTE_BLOCK}, {@code DISTRIBUTE_CYCLIC} or {@code DISTRIBUTE_NONE} with
+     * argument {@code dargs[d]} (or {@code DISTRIBUTE_DFLT_DARG}); {@code order} is
+     * {@code MPI.ORDER_C} or {@code ORDER_FORTRAN}. Its extent is the whole array's.
+     */
+    public static Datatype createDarray(final int size, final int rank, final int[] gsizes, final int[] distribs,
+        final int[] dargs, final int[] psizes, final int order, final Datatype oldType)
+    {
+        return derive(oldType, "darray", () ->
+        {
+            if (gsizes == null || distribs == null || dargs == null || psizes == null)
+            {
+                throw new MPIException(ErrorClass.ERR_ARG, "darray: null gsizes, distribs, dargs or psizes");
+            }
+            if (order != MPI.ORDER_C && order != MPI.ORDER_FORTRAN)
+            {
+                throw new MPIException(ErrorClass.ERR_ARG, "darray: order must be MPI.ORDER_C or MPI.ORDER_FORTRAN: " +
+                    order);
+            }
+            return TypeMap.darray(size, rank, gsizes, distribs, dargs, psizes, order == MPI.ORDER_C ? TypeMap.Order.C :
+                TypeMap.Order.FORTRAN, oldType.map);
+        }).decoded(MPI.COMBINER_DARRAY, ints(size, new int[] {rank, gsizes.length}, gsizes, distribs, dargs, psizes,
+            new int[] {order}), NO_ADDRESSES, oldType);
+    }
+
     private static final long[] NO_ADDRESSES = new long[0];
 
     /** How this type was made, for {@link #getEnvelope} and {@link #getContents}. */

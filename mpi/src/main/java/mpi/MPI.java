@@ -47,6 +47,12 @@ public final class MPI
 
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
+    /** Distributions of {@link Datatype#createDarray}; Open MPI's values. */
+    public static final int DISTRIBUTE_BLOCK = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_BLOCK;
+    public static final int DISTRIBUTE_CYCLIC = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_CYCLIC;
+    public static final int DISTRIBUTE_NONE = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_NONE;
+    public static final int DISTRIBUTE_DFLT_DARG = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_DFLT_DARG;
+
     /** How a datatype was made ({@link Datatype#getEnvelope}); Open MPI's values. */
     public static final int COMBINER_NAMED = 0;
     public static final int COMBINER_DUP = 1;

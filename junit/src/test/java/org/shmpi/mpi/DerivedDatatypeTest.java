@@ -88,6 +88,13 @@ class DerivedDatatypeTest
             new Datatype[] {MPI.INT, MPI.DOUBLE});
         assertEquals(12, s.getSize());
         assertEquals(16, s.getExtent());
+        final Datatype da = Datatype.createDarray(4, 3, new int[] {4, 6}, new int[] {MPI.DISTRIBUTE_BLOCK,
+            MPI.DISTRIBUTE_CYCLIC}, new int[] {MPI.DISTRIBUTE_DFLT_DARG, 2}, new int[] {2, 2}, MPI.ORDER_C, MPI.INT);
+        assertEquals(4, da.getSize());
+        assertEquals(24, da.getExtent());
+        assertEquals(14, da.getTrueLb());
+        assertEquals(8, da.getTrueExtent());
+        da.free();
         final Datatype sub = Datatype.createSubarray(new int[] {4, 5}, new int[] {2, 3}, new int[] {1, 2},
             MPI.ORDER_C, MPI.INT);
         assertEquals(6, sub.getSize());
@@ -367,10 +374,12 @@ class DerivedDatatypeTest
             Datatype.createSubarray(new int[] {4, 5}, new int[] {2, 3}, new int[] {1, 1}, MPI.ORDER_FORTRAN,
                 MPI.DOUBLE),
             col.dup(),
+            Datatype.createDarray(4, 3, new int[] {4, 6}, new int[] {MPI.DISTRIBUTE_BLOCK, MPI.DISTRIBUTE_CYCLIC},
+                new int[] {MPI.DISTRIBUTE_DFLT_DARG, 2}, new int[] {2, 2}, MPI.ORDER_C, MPI.INT),
         };
         final int[] combiners = {MPI.COMBINER_CONTIGUOUS, MPI.COMBINER_VECTOR, MPI.COMBINER_HVECTOR,
             MPI.COMBINER_INDEXED, MPI.COMBINER_HINDEXED, MPI.COMBINER_INDEXED_BLOCK, MPI.COMBINER_HINDEXED_BLOCK,
-            MPI.COMBINER_RESIZED, MPI.COMBINER_SUBARRAY, MPI.COMBINER_DUP};
+            MPI.COMBINER_RESIZED, MPI.COMBINER_SUBARRAY, MPI.COMBINER_DUP, MPI.COMBINER_DARRAY};
         for (int i = 0; i < types.length; i++)
         {
             final Datatype t = types[i];
@@ -427,6 +436,14 @@ class DerivedDatatypeTest
                     java.util.Arrays.copyOfRange(ints, 1 + n, 1 + 2 * n),
                     java.util.Arrays.copyOfRange(ints, 1 + 2 * n, 1 + 3 * n), ints[1 + 3 * n], old);
             case MPI.COMBINER_DUP: return old.dup();
+            case MPI.COMBINER_DARRAY:
+            {
+                final int nd = ints[2];
+                return Datatype.createDarray(ints[0], ints[1], java.util.Arrays.copyOfRange(ints, 3, 3 + nd),
+                    java.util.Arrays.copyOfRange(ints, 3 + nd, 3 + 2 * nd),
+                    java.util.Arrays.copyOfRange(ints, 3 + 2 * nd, 3 + 3 * nd),
+                    java.util.Arrays.copyOfRange(ints, 3 + 3 * nd, 3 + 4 * nd), ints[3 + 4 * nd], old);
+            }
             default: throw new AssertionError("combiner " + combiner);
         }
     }

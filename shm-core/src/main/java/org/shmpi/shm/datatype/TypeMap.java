@@ -197,6 +197,134 @@ public final class TypeMap
         return resized(hindexed(new int[] {1}, new long[] {offset}, t), 0, stride);
     }
 
+    /** Distribution of one dimension of {@link #darray}: blocks. */
+    public static final int DISTRIBUTE_BLOCK = 0;
+    /** Distribution of one dimension of {@link #darray}: round robin of blocks of {@code darg}. */
+    public static final int DISTRIBUTE_CYCLIC = 1;
+    /** Distribution of one dimension of {@link #darray}: not distributed (its process count is 1). */
+    public static final int DISTRIBUTE_NONE = 2;
+    /** The default distribution argument. */
+    public static final int DISTRIBUTE_DFLT_DARG = -1;
+
+    /**
+     * {@code MPI_TYPE_CREATE_DARRAY}: the part of a {@code gsizes} array of {@code old} that
+     * process {@code rank} of a {@code psizes} grid (row-major, {@code size} processes) owns
+     * under the given distributions; its extent is the whole array's. The elements are in the
+     * array's order ({@code order}: the last dimension fastest for C).
+     */
+    public static TypeMap darray(final int size, final int rank, final int[] gsizes, final int[] distribs,
+        final int[] dargs, final int[] psizes, final Order order, final TypeMap old)
+    {
+        final int n = gsizes.length;
+        sameLength(n, distribs.length, "distribs");
+        sameLength(n, dargs.length, "dargs");
+        sameLength(n, psizes.length, "psizes");
+        long procs = 1;
+        for (final int p : psizes)
+        {
+            if (p < 1)
+            {
+                throw new IllegalArgumentException("darray: process grid size " + p);
+            }
+            procs *= p;
+        }
+        if (n < 1 || procs != size || rank < 0 || rank >= size)
+        {
+            throw new IllegalArgumentException("darray: " + n + " dimensions, grid of " + procs + " processes, size " +
+                size + ", rank " + rank);
+        }
+        // The rank's coordinates in the process grid: row-major whatever the array order.
+        final int[] coords = new int[n];
+        int r = rank;
+        for (int d = n - 1; d >= 0; d--)
+        {
+            coords[d] = r % psizes[d];
+            r /= psizes[d];
+        }
+        // Strides of the array's dimensions, in bytes.
+        final long[] stride = new long[n];
+        long s = old.extent();
+        for (int k = 0; k < n; k++)
+        {
+            final int d = order == Order.C ? n - 1 - k : k;
+            if (gsizes[d] < 1)
+            {
+                throw new IllegalArgumentException("darray: global size " + gsizes[d] + " of dimension " + d);
+            }
+            stride[d] = s;
+            s *= gsizes[d];
+        }
+        // From the fastest dimension out: copies of the inner type at the owned indices.
+        TypeMap t = old;
+        for (int k = 0; k < n; k++)
+        {
+            final int d = order == Order.C ? n - 1 - k : k;
+            final long[] owned = owned(gsizes[d], distribs[d], dargs[d], psizes[d], coords[d], d);
+            final int[] ones = new int[owned.length];
+            Arrays.fill(ones, 1);
+            for (int i = 0; i < owned.length; i++)
+            {
+                owned[i] *= stride[d];
+            }
+            t = hindexed(ones, owned, t);
+        }
+        return resized(t, 0, s);
+    }
+
+    /** The indices of one dimension that grid coordinate {@code c} owns, in order. */
+    private static long[] owned(final int g, final int distrib, final int darg, final int p, final int c, final int d)
+    {
+        final long[] out = new long[g];
+        int n = 0;
+        switch (distrib)
+        {
+            case DISTRIBUTE_NONE:
+                if (p != 1)
+                {
+                    throw new IllegalArgumentException("darray: dimension " + d + " is not distributed but has " + p +
+                        " processes");
+                }
+                for (int i = 0; i < g; i++)
+                {
+                    out[n++] = i;
+                }
+                break;
+            case DISTRIBUTE_BLOCK:
+            {
+                final long b = darg == DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : darg;
+                if (b < 1 || b * p < g)
+                {
+                    throw new IllegalArgumentException("darray: block size " + darg + " of dimension " + d +
+                        " does not cover " + g + " elements on " + p + " processes");
+                }
+                for (long i = c * b; i < Math.min((long)g, (c + 1) * b); i++)
+                {
+                    out[n++] = i;
+                }
+                break;
+            }
+            case DISTRIBUTE_CYCLIC:
+            {
+                final long b = darg == DISTRIBUTE_DFLT_DARG ? 1 : darg;
+                if (b < 1)
+                {
+                    throw new IllegalArgumentException("darray: cyclic block size " + darg + " of dimension " + d);
+                }
+                for (long start = c * b; start < g; start += p * b)
+                {
+                    for (long i = start; i < Math.min((long)g, start + b); i++)
+                    {
+                        out[n++] = i;
+                    }
+                }
+                break;
+            }
+            default:
+                throw new IllegalArgumentException("darray: distribution " + distrib + " of dimension " + d);
+        }
+        return Arrays.copyOf(out, n);
+    }
+
     /** Bytes of data in one item (the packed size). */
     public long size()
     {

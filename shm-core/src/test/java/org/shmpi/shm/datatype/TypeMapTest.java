@@ -164,6 +164,50 @@ class TypeMapTest
             new int[] {2}, TypeMap.Order.C, T_INT));
     }
 
+    /** A 4 x 6 int array, rows in blocks and columns cyclic by 2 over a 2 x 2 grid. */
+    @Test
+    void darrayOfOneRankAndThePartitionOfAll()
+    {
+        final int[] g = {4, 6};
+        final int[] dist = {TypeMap.DISTRIBUTE_BLOCK, TypeMap.DISTRIBUTE_CYCLIC};
+        final int[] darg = {TypeMap.DISTRIBUTE_DFLT_DARG, 2};
+        final int[] p = {2, 2};
+        // Rank 3 is (1, 1): rows 2, 3 and columns 2, 3: ints 14, 15, 20, 21.
+        final TypeMap t = TypeMap.darray(4, 3, g, dist, darg, p, TypeMap.Order.C, T_INT);
+        assertBounds(t, 16, 0, 96, 56, 32);
+        assertBlocks(t, 56, 8, 80, 8);
+        // Every element of the array belongs to exactly one rank, in C and in Fortran order.
+        for (final TypeMap.Order order : TypeMap.Order.values())
+        {
+            final int[] owner = new int[24];
+            java.util.Arrays.fill(owner, -1);
+            for (int rank = 0; rank < 4; rank++)
+            {
+                final TypeMap part = TypeMap.darray(4, rank, g, dist, darg, p, order, T_INT);
+                assertEquals(96, part.extent());
+                for (int b = 0; b < part.blocks(); b++)
+                {
+                    for (long k = 0; k < part.blockLength(b); k += 4)
+                    {
+                        final int e = (int)((part.blockDisplacement(b) + k) / 4);
+                        assertEquals(-1, owner[e], "element " + e + " owned twice (" + order + ")");
+                        owner[e] = rank;
+                    }
+                }
+            }
+            for (int e = 0; e < 24; e++)
+            {
+                assertTrue(owner[e] >= 0, "element " + e + " owned by no rank (" + order + ")");
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> TypeMap.darray(3, 0, g, dist, darg, p, TypeMap.Order.C,
+            T_INT));
+        assertThrows(IllegalArgumentException.class, () -> TypeMap.darray(4, 0, g, new int[] {
+            TypeMap.DISTRIBUTE_NONE, TypeMap.DISTRIBUTE_BLOCK}, darg, p, TypeMap.Order.C, T_INT));
+        assertThrows(IllegalArgumentException.class, () -> TypeMap.darray(4, 0, g, dist, new int[] {1, 2}, p,
+            TypeMap.Order.C, T_INT));
+    }
+
     @Test
     void signaturesCompareBySequenceOfBasicElements()
     {
