@@ -208,6 +208,44 @@ class DerivedDatatypeTest
         s.free();
     }
 
+    /** Persistent requests and matched probes take derived types too. */
+    @Test
+    void persistentAndMatchedReceives()
+    {
+        final Datatype col = column();
+        final double[] mine = matrix(rank);
+        final double[] got = new double[20];
+        final mpi.Prequest send = world.sendInit(mine, 1, col, next, 10);
+        final mpi.Prequest recv = world.recvInit(got, 1, col, prev, 10);
+        for (int round = 0; round < 3; round++)
+        {
+            java.util.Arrays.fill(got, SENTINEL);
+            recv.start();
+            send.start();
+            send.waitFor();
+            recv.waitFor();
+            for (int i = 0; i < 20; i++)
+            {
+                assertEquals(i % 5 == 0 ? prev * 100 + i : SENTINEL, got[i], "element " + i + ", round " + round);
+            }
+        }
+        send.free();
+        recv.free();
+
+        final Request s = world.iSend(MPI.newDoubleBuffer(4).put(0, 3).put(1, 4).put(2, 5).put(3, 6), 4, MPI.DOUBLE,
+            next, 11);
+        final mpi.Message m = new mpi.Message();
+        m.mProbe(prev, 11, world);
+        java.util.Arrays.fill(got, SENTINEL);
+        final Status st = m.mRecv(got, 1, col);
+        s.waitFor();
+        assertEquals(4, st.getElements(col));
+        assertEquals(3, got[0]);
+        assertEquals(6, got[15]);
+        assertEquals(SENTINEL, got[1]);
+        col.free();
+    }
+
     /** Buffered mode and sendRecvReplace pack through the type too. */
     @Test
     void bufferedAndReplace()
