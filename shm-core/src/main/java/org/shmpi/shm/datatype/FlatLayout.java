@@ -8,7 +8,7 @@ import org.agrona.UnsafeApi;
  * {@code k / size}; a binary search over the blocks' packed starts finds where a fragment
  * begins, then blocks are copied in turn, so any fragment is packed or unpacked on its own.
  */
-final class FlatLayout implements DataLayout
+final class FlatLayout extends CopyProgram
 {
     private final TypeMap map;
     private final long size;
@@ -24,21 +24,7 @@ final class FlatLayout implements DataLayout
     }
 
     @Override
-    public void pack(final Object base, final long offset, final long from, final Object dstBase, final long dstOffset,
-        final long length)
-    {
-        copy(base, offset, from, dstBase, dstOffset, length, true);
-    }
-
-    @Override
-    public void unpack(final Object srcBase, final long srcOffset, final long length, final Object base,
-        final long offset, final long from)
-    {
-        copy(base, offset, from, srcBase, srcOffset, length, false);
-    }
-
-    /** Moves packed bytes {@code [from, from + length)} between the user's memory and {@code packed}. */
-    private void copy(final Object user, final long userOffset, final long from, final Object packed,
+    void copy(final Object user, final long userOffset, final long from, final Object packed,
         final long packedOffset, final long length, final boolean toPacked)
     {
         if (length <= 0)
@@ -96,12 +82,6 @@ final class FlatLayout implements DataLayout
         {
             UnsafeApi.putByte(dst, dstOffset + i, UnsafeApi.getByte(src, srcOffset + i));
         }
-    }
-
-    @Override
-    public boolean isContiguous()
-    {
-        return false;
     }
 
     @Override

@@ -8,7 +8,7 @@ import org.agrona.UnsafeApi;
  * item {@code i} is at {@code i * extent + first + k * stride}, found by arithmetic instead of a
  * search, and 8-byte blocks move as single words.
  */
-final class StridedLayout implements DataLayout
+final class StridedLayout extends CopyProgram
 {
     private final long first;
     private final long blockLength;
@@ -28,20 +28,7 @@ final class StridedLayout implements DataLayout
     }
 
     @Override
-    public void pack(final Object base, final long offset, final long from, final Object dstBase, final long dstOffset,
-        final long length)
-    {
-        copy(base, offset, from, dstBase, dstOffset, length, true);
-    }
-
-    @Override
-    public void unpack(final Object srcBase, final long srcOffset, final long length, final Object base,
-        final long offset, final long from)
-    {
-        copy(base, offset, from, srcBase, srcOffset, length, false);
-    }
-
-    private void copy(final Object user, final long userOffset, final long from, final Object packed,
+    void copy(final Object user, final long userOffset, final long from, final Object packed,
         final long packedOffset, final long length, final boolean toPacked)
     {
         long item = from / size;
@@ -96,12 +83,6 @@ final class StridedLayout implements DataLayout
                 item++;
             }
         }
-    }
-
-    @Override
-    public boolean isContiguous()
-    {
-        return false;
     }
 
     @Override
