@@ -180,6 +180,13 @@ public final class MPI
     /** (double value, int index) pairs; 16 bytes each. */
     public static final Datatype DOUBLE_INT = Datatype.basic(Datatype.DOUBLE_INT_ID);
 
+    /** The pair types as user structs, with {@code Data} views of a pair in a buffer. */
+    public static final Int2 int2 = new Int2();
+    public static final ShortInt shortInt = new ShortInt();
+    public static final LongInt longInt = new LongInt();
+    public static final FloatInt floatInt = new FloatInt();
+    public static final DoubleInt doubleInt = new DoubleInt();
+
     /** The null request: waiting on it returns at once with an empty status. */
     public static final Request REQUEST_NULL = new Request();
 
