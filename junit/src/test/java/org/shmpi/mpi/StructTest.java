@@ -9,7 +9,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.shmpi.junit.MpiTest;
 
+import mpi.DoubleComplex;
 import mpi.DoubleInt;
+import mpi.FloatComplex;
 import mpi.Int2;
 import mpi.MPI;
 import mpi.Struct;
@@ -162,6 +164,36 @@ class StructTest
         assertEquals(1.5, back.particle().x());
         assertEquals(9, back.particle().id());
         assertEquals('z', back.particle().tag(2));
+    }
+
+    @Test
+    void complexNumbersThroughTheirViews()
+    {
+        final int rank = MPI.COMM_WORLD.getRank();
+        final int size = MPI.COMM_WORLD.getSize();
+        final ByteBuffer out = MPI.newByteBuffer(3 * 16);
+        for (int i = 0; i < 3; i++)
+        {
+            final DoubleComplex z = DoubleComplex.get(out, i);
+            z.putReal(rank + i);
+            z.putImag(-i - 0.5);
+        }
+        final double[] in = new double[6];
+        MPI.COMM_WORLD.sendRecv(out, 3, MPI.DOUBLE_COMPLEX, (rank + 1) % size, 4, in, 3, MPI.DOUBLE_COMPLEX,
+            (rank + size - 1) % size, 4);
+        final int prev = (rank + size - 1) % size;
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(prev + i, DoubleComplex.get(in, i).getReal());
+            assertEquals(-i - 0.5, DoubleComplex.get(in, i).getImag());
+        }
+        final float[] f = new float[4];
+        final FloatComplex w = FloatComplex.get(f, 1);
+        w.putReal(3f);
+        w.putImag(4f);
+        assertEquals(3f, f[2]);
+        assertEquals(4f, f[3]);
+        assertEquals(4f, FloatComplex.get(w.getBuffer(), 1).getImag());
     }
 
     @Test
