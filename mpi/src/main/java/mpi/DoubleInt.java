@@ -14,6 +14,13 @@ public final class DoubleInt extends Struct
     {
     }
 
+    /** {@code MPI.DOUBLE_INT}: the same layout, so that data sent as either is received as the other. */
+    @Override
+    Datatype namedType()
+    {
+        return MPI.DOUBLE_INT;
+    }
+
     @Override
     protected Data newData()
     {

@@ -14,6 +14,13 @@ public final class FloatInt extends Struct
     {
     }
 
+    /** {@code MPI.FLOAT_INT}: the same layout, so that data sent as either is received as the other. */
+    @Override
+    Datatype namedType()
+    {
+        return MPI.FLOAT_INT;
+    }
+
     @Override
     protected Data newData()
     {

@@ -14,6 +14,13 @@ public final class Int2 extends Struct
     {
     }
 
+    /** {@code MPI.INT2}: the same layout, so that data sent as either is received as the other. */
+    @Override
+    Datatype namedType()
+    {
+        return MPI.INT2;
+    }
+
     @Override
     protected Data newData()
     {

@@ -14,6 +14,13 @@ public final class LongInt extends Struct
     {
     }
 
+    /** {@code MPI.LONG_INT}: the same layout, so that data sent as either is received as the other. */
+    @Override
+    Datatype namedType()
+    {
+        return MPI.LONG_INT;
+    }
+
     @Override
     protected Data newData()
     {

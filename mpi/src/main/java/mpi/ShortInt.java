@@ -14,6 +14,13 @@ public final class ShortInt extends Struct
     {
     }
 
+    /** {@code MPI.SHORT_INT}: the same layout, so that data sent as either is received as the other. */
+    @Override
+    Datatype namedType()
+    {
+        return MPI.SHORT_INT;
+    }
+
     @Override
     protected Data newData()
     {

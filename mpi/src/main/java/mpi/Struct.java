@@ -200,6 +200,12 @@ public abstract class Struct
         return offset;
     }
 
+    /** The predefined type of the same layout, for the pair types (so that MPI.int2.getType() is MPI.INT2); else null. */
+    Datatype namedType()
+    {
+        return null;
+    }
+
     private void checkOpen()
     {
         if (datatype != null)
@@ -222,6 +228,12 @@ public abstract class Struct
         {
             len[i] = lengths.get(i);
             off[i] = offsets.get(i);
+        }
+        final Datatype named = namedType();
+        if (named != null)
+        {
+            datatype = named;
+            return;
         }
         final Datatype s = Datatype.createStruct(len, off, types.toArray(new Datatype[0]));
         final Datatype t = Datatype.createResized(s, 0, extent);

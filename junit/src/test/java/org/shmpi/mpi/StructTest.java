@@ -204,6 +204,9 @@ class StructTest
         assertEquals(8, MPI.shortInt.getExtent());
         assertEquals(16, MPI.longInt.getExtent());
         assertEquals(8, MPI.floatInt.getExtent());
+        assertEquals(MPI.DOUBLE_INT, MPI.doubleInt.getType());
+        assertEquals(MPI.SHORT_INT, MPI.shortInt.getType());
+        assertEquals(MPI.INT2, MPI.int2.getType());
         final ByteBuffer pairs = MPI.newByteBuffer(3 * 16);
         final int rank = MPI.COMM_WORLD.getRank();
         for (int i = 0; i < 3; i++)
@@ -215,7 +218,7 @@ class StructTest
         final ByteBuffer got = MPI.newByteBuffer(3 * 16);
         final int size = MPI.COMM_WORLD.getSize();
         MPI.COMM_WORLD.sendRecv(pairs, 3, MPI.doubleInt.getType(), (rank + 1) % size, 3, got, 3,
-            MPI.doubleInt.getType(), (rank + size - 1) % size, 3);
+            MPI.DOUBLE_INT, (rank + size - 1) % size, 3);
         final int prev = (rank + size - 1) % size;
         for (int i = 0; i < 3; i++)
         {
