@@ -129,7 +129,9 @@ class LauncherDefaultsIT
             assertFalse(rank[1].contains("SharedArchiveFile"), "no archive yet: " + rank[1]);
         }
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (archives(cds).isEmpty() && System.nanoTime() - deadline < 0)
+        // The builder writes the archive, then links the launcher's name to it: wait for both.
+        while ((archives(cds).isEmpty() || !Files.isSymbolicLink(cds.resolve(ClassDataArchive.LAUNCHER_LINK))) &&
+            System.nanoTime() - deadline < 0)
         {
             Thread.sleep(100);
         }
