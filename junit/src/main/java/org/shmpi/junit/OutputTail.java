@@ -60,12 +60,6 @@ final class OutputTail
         dropped.clear();
     }
 
-    synchronized String launcherLines()
-    {
-        final ArrayDeque<String> q = lines.get(LAUNCHER);
-        return q == null ? "" : String.join("\n", q) + "\n";
-    }
-
     /** Every source's lines, rank by rank, then the launcher's; empty when nothing was printed. */
     synchronized String describe()
     {

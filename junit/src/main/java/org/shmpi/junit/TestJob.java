@@ -281,11 +281,6 @@ final class TestJob implements AutoCloseable
         threads.add(t);
     }
 
-    int np()
-    {
-        return np;
-    }
-
     /** True when the job cannot run another test: a rank or the launcher is gone, or a run broke it. */
     boolean broken()
     {
@@ -301,11 +296,6 @@ final class TestJob implements AutoCloseable
             }
         }
         return false;
-    }
-
-    long launcherPid()
-    {
-        return launcher.pid();
     }
 
     /**

@@ -466,15 +466,13 @@ public final class TypeMap
     /** The copy program for any number of items of this map, starting at the user's buffer. */
     public DataLayout layout()
     {
-        if (isContiguous())
-        {
-            return DataLayout.CONTIGUOUS;
-        }
+        // Chosen once (a benign race: every thread computes the same program); a send asks per message.
         DataLayout l = layout;
         if (l == null)
         {
-            l = strided() ? new StridedLayout(disp[0], len[0], disp.length > 1 ? disp[1] - disp[0] : len[0],
-                disp.length, extent()) : new FlatLayout(this);
+            l = isContiguous() ? DataLayout.CONTIGUOUS : strided() ?
+                new StridedLayout(disp[0], len[0], disp.length > 1 ? disp[1] - disp[0] : len[0], disp.length,
+                    extent()) : new FlatLayout(this);
             layout = l;
         }
         return l;
