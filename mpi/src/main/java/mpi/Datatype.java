@@ -552,11 +552,32 @@ public final class Datatype implements Freeable, Cloneable
         this.name = name.length() > MAX_NAME ? name.substring(0, MAX_NAME) : name;
     }
 
-    /** Java binding of {@code MPI_TYPE_CREATE_KEYVAL}: a new attribute key for datatypes; a dup copies its attribute. */
+    /**
+     * Java binding of {@code MPI_TYPE_CREATE_KEYVAL}: a new attribute key for datatypes; a dup
+     * gets the same value object ({@code createKeyval(Keyval.DUP, Keyval.NO_DELETE)}).
+     */
     public static int createKeyval()
     {
+        return createKeyval(Keyval.DUP, Keyval.NO_DELETE);
+    }
+
+    /**
+     * + {@code MPI_TYPE_CREATE_KEYVAL} with callbacks: {@code copy} runs on {@link #dup()} for
+     * each attribute cached under the keyval, {@code delete} on {@link #deleteAttr}, on
+     * {@link #setAttr} over a value and on {@link #free()} (see {@link Keyval}). Null callbacks
+     * are {@code MPI.ERR_ARG}.
+     */
+    public static int createKeyval(final Keyval.Copy copy, final Keyval.Delete delete)
+    {
         MPI.check();
-        return ATTRIBUTES.createKeyval();
+        try
+        {
+            return ATTRIBUTES.createKeyval(copy, delete);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
     }
 
     /** Java binding of {@code MPI_TYPE_FREE_KEYVAL}; attributes already cached under it stay. */
@@ -580,7 +601,7 @@ public final class Datatype implements Freeable, Cloneable
         try
         {
             MPI.checkDatatype(this);
-            attributes.set(keyval, value);
+            attributes.set(this, keyval, value);
         }
         catch (final MPIException ex)
         {
@@ -610,7 +631,7 @@ public final class Datatype implements Freeable, Cloneable
         try
         {
             MPI.checkDatatype(this);
-            attributes.delete(keyval);
+            attributes.delete(this, keyval);
         }
         catch (final MPIException ex)
         {
@@ -661,8 +682,17 @@ public final class Datatype implements Freeable, Cloneable
         {
             d = new Datatype(id, size, name, elementsPerItem, firstPartSize, false);
         }
-        attributes.copyInto(d.attributes);
-        return d.decoded(MPI.COMBINER_DUP, new int[0], NO_ADDRESSES, this);
+        d.decoded(MPI.COMBINER_DUP, new int[0], NO_ADDRESSES, this);
+        try
+        {
+            attributes.copyInto(this, d.attributes, d);
+        }
+        catch (final MPIException ex)
+        {
+            d.freed = true;
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+        return d;
     }
 
     /** Java binding of {@code MPI_TYPE_DUP}, as in Open MPI: the same as {@link #dup()}. */
@@ -687,8 +717,15 @@ public final class Datatype implements Freeable, Cloneable
             throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_TYPE, predefined ?
                 "a predefined datatype cannot be freed: " + name : "datatype already freed: " + name));
         }
+        try
+        {
+            attributes.clear(this);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
         freed = true;
-        attributes.clear();
     }
 
     /** Whether this is {@code MPI.DATATYPE_NULL} (or a freed dup). */

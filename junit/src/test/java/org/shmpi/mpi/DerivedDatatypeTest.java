@@ -178,6 +178,103 @@ class DerivedDatatypeTest
         v.free();
     }
 
+    /**
+     * Type signatures match by their sequence of basic types: 3 INT sent arrive as a vector of
+     * 3 INT and the other way round, an indexed type as a subarray, a struct of {int, int, int}
+     * as INT, across arrays and direct buffers.
+     */
+    @Test
+    void signaturesMatchBySequenceOfBasicTypes()
+    {
+        final Datatype v3 = Datatype.createVector(3, 1, 2, MPI.INT);
+        v3.commit();
+        final int[] spread = new int[5];
+        java.util.Arrays.fill(spread, -1);
+        world.sendRecv(new int[] {rank, rank + 1, rank + 2}, 3, MPI.INT, next, 5, spread, 1, v3, prev, 5);
+        assertArrayEquals(new int[] {prev, -1, prev + 1, -1, prev + 2}, spread);
+        final IntBuffer dense = MPI.newIntBuffer(3);
+        world.sendRecv(new int[] {rank, 0, rank * 2, 0, rank * 3}, 1, v3, next, 6, dense, 3, MPI.INT, prev, 6);
+        assertEquals(java.util.List.of(prev, prev * 2, prev * 3),
+            java.util.List.of(dense.get(0), dense.get(1), dense.get(2)));
+
+        // indexed {2 at 5, 1 at 10} of a 3 x 4 matrix arrives as its subarray row 2, columns 1..3
+        final Datatype ix = Datatype.createIndexed(new int[] {2, 1}, new int[] {5, 10}, MPI.INT);
+        ix.commit();
+        final Datatype sub = Datatype.createSubarray(new int[] {3, 4}, new int[] {1, 3}, new int[] {2, 1},
+            MPI.ORDER_C, MPI.INT);
+        sub.commit();
+        final int[] m = new int[12];
+        for (int i = 0; i < 12; i++)
+        {
+            m[i] = rank * 100 + i;
+        }
+        final int[] got = new int[12];
+        world.sendRecv(m, 1, ix, next, 7, got, 1, sub, prev, 7);
+        assertArrayEquals(new int[] {0, 0, 0, 0, 0, 0, 0, 0, 0, prev * 100 + 5, prev * 100 + 6, prev * 100 + 10}, got);
+
+        final Datatype s3 = Datatype.createStruct(new int[] {1, 2}, new int[] {0, 4},
+            new Datatype[] {MPI.INT, MPI.INT});
+        s3.commit();
+        final int[] fromStruct = new int[3];
+        world.sendRecv(new int[] {rank, 7, 8}, 1, s3, next, 8, fromStruct, 3, MPI.INT, prev, 8);
+        assertArrayEquals(new int[] {prev, 7, 8}, fromStruct);
+        v3.free();
+        ix.free();
+        sub.free();
+        s3.free();
+    }
+
+    /**
+     * A receive too small for the message raises ERR_TRUNCATE and writes only inside its type
+     * map: the gaps of the vector and everything after it keep their sentinels (eager and
+     * rendezvous sizes, arrays and direct buffers).
+     */
+    @Test
+    void receiveTooSmallTruncatesInsideTheTypeMap()
+    {
+        for (final int items : new int[] {4, 50_000})
+        {
+            // receive: `items` items of vector(3, 1, 2, INT) (extent 5 ints, 3 used), 1 int more is sent
+            final Datatype v = Datatype.createVector(3, 1, 2, MPI.INT);
+            v.commit();
+            final int sent = 3 * items + 1;
+            final int[] out = new int[sent];
+            for (int i = 0; i < sent; i++)
+            {
+                out[i] = rank * 1_000_000 + i;
+            }
+            final int room = 5 * items + 7;
+            for (final boolean direct : new boolean[] {false, true})
+            {
+                final int[] in = new int[room];
+                final IntBuffer inBuf = direct ? MPI.newIntBuffer(room) : null;
+                java.util.Arrays.fill(in, -9);
+                if (direct)
+                {
+                    inBuf.put(in).clear();
+                }
+                final Request r = direct ? world.iRecv(inBuf, items, v, prev, 9) : world.iRecv(in, items, v, prev, 9);
+                world.send(out, sent, MPI.INT, next, 9);
+                final MPIException ex = assertThrows(MPIException.class, r::waitFor, "items " + items);
+                assertEquals(MPI.ERR_TRUNCATE, ex.getErrorClass());
+                if (direct)
+                {
+                    inBuf.get(in);
+                }
+                for (int i = 0; i < room; i++)
+                {
+                    final boolean inMap = i < 5 * items && i % 5 % 2 == 0;
+                    final int expected = inMap ? prev * 1_000_000 + (i / 5) * 3 + (i % 5) / 2 : -9;
+                    if (in[i] != expected)
+                    {
+                        assertEquals(expected, in[i], "int " + i + " of " + room + ", items " + items + ", direct " + direct);
+                    }
+                }
+            }
+            v.free();
+        }
+    }
+
     /** A struct {int, double} over a direct byte buffer, three items, nested in a contiguous type. */
     @Test
     void structsOverByteBuffers()
@@ -389,6 +486,56 @@ class DerivedDatatypeTest
         col.free();
         assertEquals(MPI.ERR_TYPE, errorOf(() -> col.getAttr(key)));
         d.free();
+    }
+
+    /** Copy callbacks run on dup, delete callbacks on deleteAttr, on setAttr over a value and on free. */
+    @Test
+    void attributeCallbacksRunOnDupDeleteAndFree()
+    {
+        final java.util.List<String> log = new java.util.ArrayList<>();
+        final int key = Datatype.createKeyval(
+            (object, keyval, value) -> { log.add("copy " + value); return value + "'"; },
+            (object, keyval, value) -> log.add("delete " + value + " on " + object));
+        final Datatype col = column();
+        col.setName("col");
+        col.setAttr(key, "a");
+        col.setAttr(key, "b");
+        assertEquals(java.util.List.of("delete a on col"), log, "setAttr over a value deletes the old one");
+        final Datatype d = col.dup();
+        assertEquals("b'", d.getAttr(key), "the dup caches what the copy callback returned");
+        assertEquals("b", col.getAttr(key));
+        d.free();
+        col.deleteAttr(key);
+        assertEquals(java.util.List.of("delete a on col", "copy b", "delete b' on col", "delete b on col"), log);
+
+        // NO_COPY leaves the dup without the attribute; a failing copy fails the dup and
+        // deletes what it had copied; a failing delete fails free and the type stays usable.
+        final int none = Datatype.createKeyval(mpi.Keyval.NO_COPY, mpi.Keyval.NO_DELETE);
+        final java.util.concurrent.atomic.AtomicBoolean stuck = new java.util.concurrent.atomic.AtomicBoolean();
+        final int bad = Datatype.createKeyval((o, k, v) -> { throw new IllegalStateException("no copy"); },
+            (o, k, v) -> { if (stuck.get()) { throw new MPIException(MPI.ERR_ARG, "stuck"); } });
+        col.setAttr(none, 1);
+        final Datatype d2 = col.dup();
+        assertEquals(null, d2.getAttr(none));
+        d2.free();
+        log.clear();
+        col.setAttr(key, "c");
+        col.setAttr(bad, "x");
+        final MPIException ex = assertThrows(MPIException.class, col::dup);
+        assertEquals(MPI.ERR_OTHER, ex.getErrorClass());
+        assertEquals(log.contains("copy c") ? 2 : 0, log.size(), "a copied attribute is deleted again: " + log);
+        stuck.set(true);
+        assertEquals(MPI.ERR_ARG, errorOf(col::free));
+        assertEquals("x", col.getAttr(bad), "a failed free keeps the attribute and the type");
+        assertEquals(4, col.getSize());
+        assertEquals(MPI.ERR_ARG, errorOf(() -> col.deleteAttr(bad)));
+        stuck.set(false);
+        col.free();
+        assertEquals(true, col.isNull());
+        assertEquals(MPI.ERR_ARG, errorOf(() -> Datatype.createKeyval(null, mpi.Keyval.NO_DELETE)));
+        Datatype.freeKeyval(key);
+        Datatype.freeKeyval(none);
+        Datatype.freeKeyval(bad);
     }
 
     /**
