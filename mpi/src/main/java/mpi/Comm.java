@@ -374,11 +374,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
 
     /**
      * Packs as {@link #pack} does, in the {@code "external32"} representation (not in Open MPI's
-     * bindings): every basic element big-endian at the standard's fixed size (the Java sizes:
-     * boolean and byte 1, char and short 2, int and float 4, long and double 8; complex types as
-     * two of their parts), so that another machine reads the same values. The pair types with
-     * padding ({@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT}, {@code DOUBLE_INT}) are
-     * not supported yet: {@code MPI.ERR_TYPE}. Any other datarep is {@code MPI.ERR_ARG}.
+     * bindings): every basic element big-endian at the standard's fixed size, pair types without
+     * their padding (see {@link External32}), so that another machine reads the same values.
+     * Any other datarep is {@code MPI.ERR_ARG}.
      */
     public final int packExternal(final String datarep, final Object inbuf, final int incount, final Datatype type,
         final byte[] outbuf, final int position)
@@ -388,12 +386,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             check();
             checkDatarep(datarep);
             final long bytes = Buffers.bytes(inbuf, incount, type);
-            checkExternal(type);
-            checkPackBuffer(outbuf, position, bytes, "packExternal");
-            type.layout().pack(Buffers.base(inbuf), Buffers.offset(inbuf), 0, outbuf,
-                Buffers.BYTE_ARRAY_BASE + position, bytes);
-            toExternal(outbuf, position, incount, type);
-            return (int)(position + bytes);
+            final int external = External32.size(incount, type);
+            checkPackBuffer(outbuf, position, external, "packExternal");
+            final byte[] local = new byte[(int)bytes];
+            type.layout().pack(Buffers.base(inbuf), Buffers.offset(inbuf), 0, local, Buffers.BYTE_ARRAY_BASE, bytes);
+            External32.convert(local, 0, outbuf, position, incount, type, true);
+            return position + external;
         }
         catch (final RuntimeException ex)
         {
@@ -414,12 +412,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             check();
             checkDatarep(datarep);
             final long bytes = Buffers.bytes(outbuf, outcount, type);
-            checkExternal(type);
-            checkPackBuffer(inbuf, position, bytes, "unpackExternal");
-            final byte[] local = java.util.Arrays.copyOfRange(inbuf, position, (int)(position + bytes));
-            toExternal(local, 0, outcount, type);
+            final int external = External32.size(outcount, type);
+            checkPackBuffer(inbuf, position, external, "unpackExternal");
+            final byte[] local = new byte[(int)bytes];
+            External32.convert(local, 0, inbuf, position, outcount, type, false);
             type.layout().unpack(local, Buffers.BYTE_ARRAY_BASE, bytes, Buffers.base(outbuf), Buffers.offset(outbuf), 0);
-            return (int)(position + bytes);
+            return position + external;
         }
         catch (final RuntimeException ex)
         {
@@ -431,19 +429,23 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         }
     }
 
-    /** Bytes {@link #packExternal} needs: in external32 every supported element has its Java size. */
+    /** Bytes {@link #packExternal} needs for {@code incount} items of {@code type}. */
     public final int packExternalSize(final String datarep, final int incount, final Datatype type)
     {
         try
         {
             checkDatarep(datarep);
-            checkExternal(type);
+            if (incount < 0)
+            {
+                throw new MPIException(ErrorClass.ERR_COUNT, "negative count: count=" + incount);
+            }
+            MPI.checkDatatype(type);
+            return External32.size(incount, type);
         }
         catch (final RuntimeException ex)
         {
             throw handle(ex);
         }
-        return packSize(incount, type);
     }
 
     private static void checkDatarep(final String datarep)
@@ -451,75 +453,6 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         if (!"external32".equals(datarep))
         {
             throw new MPIException(ErrorClass.ERR_ARG, "datarep must be \"external32\": " + datarep);
-        }
-    }
-
-    /** Bytes of each swapped unit of a basic kind in external32; 0: not supported. */
-    private static int externalUnit(final int kind)
-    {
-        switch (kind)
-        {
-            case Datatype.BYTE_ID:
-            case Datatype.BOOLEAN_ID:
-            case Datatype.PACKED_ID:
-                return 1;
-            case Datatype.CHAR_ID:
-            case Datatype.SHORT_ID:
-                return 2;
-            case Datatype.INT_ID:
-            case Datatype.FLOAT_ID:
-            case Datatype.INT2_ID:
-            case Datatype.FLOAT_COMPLEX_ID:
-                return 4;
-            case Datatype.LONG_ID:
-            case Datatype.DOUBLE_ID:
-            case Datatype.DOUBLE_COMPLEX_ID:
-                return 8;
-            default:
-                return 0;
-        }
-    }
-
-    private static void checkExternal(final Datatype type)
-    {
-        MPI.checkDatatype(type);
-        for (final long[] run : type.map.signature())
-        {
-            if (externalUnit((int)run[0]) == 0)
-            {
-                throw new MPIException(ErrorClass.ERR_TYPE, "external32 of " + Datatype.basic((int)run[0]).getName() +
-                    " is not supported yet");
-            }
-        }
-    }
-
-    /** Turns the packed native-order elements of {@code count} items at {@code at} into big-endian, or back. */
-    private static void toExternal(final byte[] b, final int at, final int count, final Datatype type)
-    {
-        if (java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.BIG_ENDIAN)
-        {
-            return;
-        }
-        final long[][] sig = type.map.signature();
-        int p = at;
-        for (int item = 0; item < count; item++)
-        {
-            for (final long[] run : sig)
-            {
-                final int kind = (int)run[0];
-                final int unit = externalUnit(kind);
-                final long units = run[1] * (Datatype.basic(kind).size / unit);
-                for (long u = 0; u < units; u++)
-                {
-                    for (int i = 0, j = p + unit - 1; i < unit / 2; i++, j--)
-                    {
-                        final byte t = b[p + i];
-                        b[p + i] = b[j];
-                        b[j] = t;
-                    }
-                    p += unit;
-                }
-            }
         }
     }
 

@@ -104,12 +104,57 @@ public final class Datatype implements Freeable, Cloneable
         this.id = id;
         this.size = (int)map.size();
         this.name = name;
-        this.elementsPerItem = (int)Math.min(Integer.MAX_VALUE, Math.max(1, map.elements()));
+        this.elementsPerItem = (int)Math.min(Integer.MAX_VALUE, Math.max(1, elementsIn(map, map.size())));
         this.firstPartSize = size;
         this.predefined = false;
         this.map = map;
         this.baseSize = baseSize;
         this.derived = true;
+    }
+
+    /**
+     * Basic elements in the first {@code bytes} packed bytes of items of {@code map}, each part
+     * of a pair type counting (a pair cut after its value counts 1); -1 when the bytes end
+     * inside an element.
+     */
+    static long elementsIn(final TypeMap map, final long bytes)
+    {
+        final long size = map.size();
+        if (size == 0)
+        {
+            return bytes == 0 ? 0 : -1;
+        }
+        final long[][] sig = map.signature();
+        long perItem = 0;
+        for (final long[] run : sig)
+        {
+            perItem += run[1] * Kinds.of((int)run[0]).elementsPerItem;
+        }
+        long n = bytes / size * perItem;
+        long rest = bytes % size;
+        for (int i = 0; i < sig.length && rest > 0; i++)
+        {
+            final Datatype b = Kinds.of((int)sig[i][0]);
+            final long runBytes = sig[i][1] * b.size;
+            if (rest >= runBytes)
+            {
+                rest -= runBytes;
+                n += sig[i][1] * b.elementsPerItem;
+                continue;
+            }
+            n += rest / b.size * b.elementsPerItem;
+            final long cut = rest % b.size;
+            rest = 0;
+            if (cut != 0)
+            {
+                if (b.elementsPerItem == 1 || cut != b.firstPartSize)
+                {
+                    return -1;
+                }
+                n++;
+            }
+        }
+        return n;
     }
 
     /** The copy program of this type's items. */
@@ -122,6 +167,29 @@ public final class Datatype implements Freeable, Cloneable
     boolean usable()
     {
         return !isNull() && committed;
+    }
+
+    /** One shared instance of each basic kind, for looking up sizes by kind (never handed out). */
+    static final class Kinds
+    {
+        private static final Datatype[] ALL = new Datatype[DOUBLE_COMPLEX_ID + 1];
+
+        static
+        {
+            for (int id = 0; id < ALL.length; id++)
+            {
+                ALL[id] = basic(id);
+            }
+        }
+
+        private Kinds()
+        {
+        }
+
+        static Datatype of(final int kind)
+        {
+            return ALL[kind];
+        }
     }
 
     static Datatype basic(final int id)

@@ -83,7 +83,7 @@ public final class Status
         }
         if (datatype.derived)
         {
-            final long n = datatype.map.elementsIn(bytes, kind -> Datatype.basic(kind).size);
+            final long n = Datatype.elementsIn(datatype.map, bytes);
             return new Count(n < 0 ? MPI.UNDEFINED : n);
         }
         final long whole = bytes / datatype.size;

@@ -385,41 +385,6 @@ public final class TypeMap
         return n;
     }
 
-    /**
-     * Basic elements in the first {@code bytes} packed bytes of items of this map (a partial
-     * last item counts the elements it holds whole), given each kind's byte size; -1 when the
-     * bytes end inside an element.
-     */
-    public long elementsIn(final long bytes, final java.util.function.IntToLongFunction bytesOfKind)
-    {
-        final long size = size();
-        if (size == 0)
-        {
-            return bytes == 0 ? 0 : -1;
-        }
-        long n = bytes / size * elements();
-        long rest = bytes % size;
-        for (int i = 0; i < sigKind.length && rest > 0; i++)
-        {
-            final long b = bytesOfKind.applyAsLong(sigKind[i]);
-            if (rest >= sigCount[i] * b)
-            {
-                rest -= sigCount[i] * b;
-                n += sigCount[i];
-            }
-            else
-            {
-                if (rest % b != 0)
-                {
-                    return -1;
-                }
-                n += rest / b;
-                rest = 0;
-            }
-        }
-        return rest == 0 ? n : -1;
-    }
-
     /** The signature, run-length coded, as pairs {kind, count}; adjacent runs of one kind are merged. */
     public long[][] signature()
     {

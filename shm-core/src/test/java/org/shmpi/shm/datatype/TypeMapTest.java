@@ -217,20 +217,6 @@ class TypeMapTest
     }
 
     @Test
-    void elementsInAPartialItem()
-    {
-        final TypeMap t = TypeMap.struct(new int[] {2, 1, 3}, new long[] {0, 16, 26},
-            new TypeMap[] {T_FLOAT, DOUBLE_CHAR, T_CHAR});
-        final java.util.function.IntToLongFunction sizes = k -> k == DOUBLE ? 8 : k == FLOAT ? 4 : 1;
-        assertEquals(7, t.elements());
-        assertEquals(14, t.elementsIn(40, sizes));
-        assertEquals(7 + 2, t.elementsIn(20 + 8, sizes), "one item and its two floats");
-        assertEquals(7 + 3, t.elementsIn(20 + 16, sizes), "and the double");
-        assertEquals(-1, t.elementsIn(20 + 6, sizes), "inside the second float");
-        assertEquals(7 + 5, t.elementsIn(20 + 18, sizes), "and two chars");
-    }
-
-    @Test
     void badArgumentsAreRefused()
     {
         assertThrows(IllegalArgumentException.class, () -> TypeMap.contiguous(-1, T_INT));
