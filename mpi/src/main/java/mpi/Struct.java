@@ -76,6 +76,15 @@ public abstract class Struct
         return getData(ByteBuffer.wrap(buffer), index);
     }
 
+    /**
+     * + The counterpart of {@link #setOffset}: the byte offset where the next field would start
+     * before alignment (the end of the fields so far, or what {@code setOffset} moved it to).
+     */
+    public final int getOffset()
+    {
+        return extent;
+    }
+
     /** Moves the end of the struct to byte {@code offset}: the next field starts there (aligned). */
     public final Struct setOffset(final int offset)
     {

@@ -117,6 +117,7 @@ class StructTest
         assertEquals(8, type.y);
         assertEquals(16, type.id);
         assertEquals(20, type.tag);
+        assertEquals(26, type.getOffset(), "the end of the fields, before the extent is padded");
         assertEquals(32, type.getExtent());
         assertEquals(26, type.getType().getSize(), "a struct's size counts bytes");
         final int rank = MPI.COMM_WORLD.getRank();

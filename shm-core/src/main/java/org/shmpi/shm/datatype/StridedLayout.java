@@ -38,28 +38,27 @@ final class StridedLayout extends CopyProgram
         long done = 0;
         if (blockLength == 8 && inBlock == 0)
         {
-            // Whole words: the common case of a column of doubles or longs.
-            long at = userOffset + item * extent + first + k * stride;
+            // Whole words: the common case of a column of doubles or longs. One counted loop
+            // per item's run of blocks, pack and unpack apart, so the JIT unrolls it.
             while (length - done >= 8)
             {
+                final long words = Math.min(blocks - k, (length - done) >> 3);
+                final long at = userOffset + item * extent + first + k * stride;
+                final long p = packedOffset + done;
                 if (toPacked)
                 {
-                    UnsafeApi.putLong(packed, packedOffset + done, UnsafeApi.getLong(user, at));
+                    packWords(user, at, stride, packed, p, (int)words);
                 }
                 else
                 {
-                    UnsafeApi.putLong(user, at, UnsafeApi.getLong(packed, packedOffset + done));
+                    unpackWords(packed, p, user, at, stride, (int)words);
                 }
-                done += 8;
-                if (++k == blocks)
+                done += words << 3;
+                k += words;
+                if (k == blocks)
                 {
                     k = 0;
                     item++;
-                    at = userOffset + item * extent + first;
-                }
-                else
-                {
-                    at += stride;
                 }
             }
         }
@@ -82,6 +81,28 @@ final class StridedLayout extends CopyProgram
                 k = 0;
                 item++;
             }
+        }
+    }
+
+    private static void packWords(final Object user, final long at, final long stride, final Object packed,
+        final long p, final int words)
+    {
+        long u = at;
+        for (int i = 0; i < words; i++)
+        {
+            UnsafeApi.putLong(packed, p + ((long)i << 3), UnsafeApi.getLong(user, u));
+            u += stride;
+        }
+    }
+
+    private static void unpackWords(final Object packed, final long p, final Object user, final long at,
+        final long stride, final int words)
+    {
+        long u = at;
+        for (int i = 0; i < words; i++)
+        {
+            UnsafeApi.putLong(user, u, UnsafeApi.getLong(packed, p + ((long)i << 3)));
+            u += stride;
         }
     }
 

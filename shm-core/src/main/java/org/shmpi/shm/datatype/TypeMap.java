@@ -473,6 +473,18 @@ public final class TypeMap
         return i;
     }
 
+    /** The blocks' byte displacements, shared (never written after the map is built). */
+    long[] displacements()
+    {
+        return disp;
+    }
+
+    /** The blocks' byte lengths, shared (never written after the map is built). */
+    long[] lengths()
+    {
+        return len;
+    }
+
     long packedStart(final int block)
     {
         return packedStart[block];

@@ -280,6 +280,73 @@ class TypeMapTest
         }
     }
 
+    /**
+     * Blocks of every length from 1 to 70 bytes (word, overlapping last word, int/short/byte
+     * tails, copyMemory above 64) move exactly their bytes, in random fragments: nothing in the
+     * gaps or around the blocks is written.
+     */
+    @Test
+    void blocksOfEveryLengthMoveExactlyTheirBytes()
+    {
+        final int blocks = 70;
+        final int[] lengths = new int[blocks];
+        final long[] displacements = new long[blocks];
+        long at = 3;
+        for (int i = 0; i < blocks; i++)
+        {
+            lengths[i] = i + 1;
+            displacements[i] = at;
+            at += lengths[i] + 1 + i % 5;
+        }
+        final TypeMap t = TypeMap.hindexed(lengths, displacements, T_CHAR);
+        assertFalse(t.layout() instanceof StridedLayout);
+        final int items = 2;
+        final int span = (int)t.touchedHigh(items) + 9;
+        final byte[] user = numbered(span);
+        final int total = (int)(t.size() * items);
+        final byte[] expected = new byte[total];
+        final boolean[] covered = new boolean[span];
+        int p = 0;
+        for (int item = 0; item < items; item++)
+        {
+            for (int b = 0; b < blocks; b++)
+            {
+                for (int k = 0; k < lengths[b]; k++)
+                {
+                    final int u = (int)(item * t.extent() + displacements[b] + k);
+                    expected[p++] = user[u];
+                    covered[u] = true;
+                }
+            }
+        }
+        final Random random = new Random(70);
+        for (int round = 0; round < 20; round++)
+        {
+            final byte[] packed = new byte[total + 16];
+            java.util.Arrays.fill(packed, (byte)0x33);
+            final byte[] back = new byte[span];
+            java.util.Arrays.fill(back, (byte)0x5A);
+            long done = 0;
+            while (done < total)
+            {
+                final long n = Math.min(total - done, round == 0 ? total : 1 + random.nextInt(100));
+                t.layout().pack(user, BYTES, done, packed, BYTES + 8 + done, n);
+                t.layout().unpack(packed, BYTES + 8 + done, n, back, BYTES, done);
+                done += n;
+            }
+            assertArrayEquals(expected, java.util.Arrays.copyOfRange(packed, 8, 8 + total), "round " + round);
+            for (int i = 0; i < 8; i++)
+            {
+                assertEquals((byte)0x33, packed[i]);
+                assertEquals((byte)0x33, packed[8 + total + i]);
+            }
+            for (int i = 0; i < span; i++)
+            {
+                assertEquals(covered[i] ? user[i] : (byte)0x5A, back[i], "byte " + i + ", round " + round);
+            }
+        }
+    }
+
     /** Vector shapes take the loop-compressed program; it moves exactly the bytes of the general one, in any fragments. */
     @Test
     void stridedProgramMatchesTheGeneralOne()
