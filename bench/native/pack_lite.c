@@ -56,9 +56,11 @@ int main(int argc, char **argv)
         MPI_Datatype type;
         void *data;
         int count = 1;
+        size_t span;
         if (t == 0) {
             MPI_Type_vector(ROWS, 1, COLUMNS, MPI_DOUBLE, &type);
-            data = calloc(ROWS * COLUMNS, sizeof(double));
+            span = (size_t)ROWS * COLUMNS * sizeof(double);
+            data = malloc(span);
         } else if (t == 1) {
             int lengths[BLOCKS], displacements[BLOCKS], at = 0;
             for (int i = 0; i < BLOCKS; i++) {
@@ -67,7 +69,8 @@ int main(int argc, char **argv)
                 at += lengths[i] + 4;
             }
             MPI_Type_indexed(BLOCKS, lengths, displacements, MPI_INT, &type);
-            data = calloc(at, sizeof(int));
+            span = (size_t)at * sizeof(int);
+            data = malloc(span);
         } else {
             int lengths[3] = {1, 3, 1};
             MPI_Aint displacements[3] = {0, 8, 32};
@@ -77,13 +80,20 @@ int main(int argc, char **argv)
             MPI_Type_create_resized(particle, 0, 40, &type);
             MPI_Type_free(&particle);
             count = PARTICLES;
-            data = calloc(PARTICLES, 40);
+            span = (size_t)PARTICLES * 40;
+            data = malloc(span);
         }
         MPI_Type_commit(&type);
         int bytes;
         MPI_Pack_size(count, type, MPI_COMM_WORLD, &bytes);
         char *packed = malloc(bytes);
         for (int i = 0; i < bytes; i++) packed[i] = (char)(i * 7 + 3);
+        /* Written pages with data in them, as on the Java side (calloc'd pages never written all
+           map the one zero page: packing from them would read a single 4 KiB page). */
+        memset(data, 0x11, span);
+        int position = 0;
+        MPI_Unpack(packed, bytes, &position, data, count, type, MPI_COMM_WORLD);
+
         for (int op = 0; op < 2; op++) {
             for (int w = 0; w < warmup; w++) run(op, data, count, type, packed, bytes, seconds);
             double sum = 0;

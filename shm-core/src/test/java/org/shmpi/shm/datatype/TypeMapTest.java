@@ -353,7 +353,8 @@ class TypeMapTest
     {
         final Random random = new Random(7);
         for (final TypeMap t : new TypeMap[] {TypeMap.hvector(50, 1, 16, T_DOUBLE), TypeMap.hvector(20, 3, 20, T_INT),
-            TypeMap.hvector(9, 1, -24, T_DOUBLE), TypeMap.hindexed(new int[] {1}, new long[] {8}, T_DOUBLE)})
+            TypeMap.hvector(9, 1, -24, T_DOUBLE), TypeMap.hindexed(new int[] {1}, new long[] {8}, T_DOUBLE),
+            TypeMap.hvector(40, 1, 512, T_DOUBLE), TypeMap.hvector(30, 1, -1024, T_DOUBLE)})
         {
             assertTrue(t.layout() instanceof StridedLayout, t.toString());
             final DataLayout general = new FlatLayout(t);
