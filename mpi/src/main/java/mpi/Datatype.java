@@ -708,7 +708,7 @@ public final class Datatype implements Freeable, Cloneable
     }
 
     /** {@code MPI_MAX_OBJECT_NAME} less the C terminator, as Open MPI. */
-    private static final int MAX_NAME = 63;
+    private static final int MAX_NAME = MPI.MAX_OBJECT_NAME - 1;
 
     /**
      * Java binding of {@code MPI_TYPE_COMMIT}: a derived type may describe messages from now on.

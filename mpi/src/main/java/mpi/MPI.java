@@ -76,6 +76,9 @@ public final class MPI
     public static final int UNDEFINED = -32766;
     public static final int KEYVAL_INVALID = -1;
 
+    /** {@code MPI_MAX_OBJECT_NAME}, as in Open MPI: a name keeps at most this less one characters. */
+    public static final int MAX_OBJECT_NAME = 64;
+
     /**
      * Predefined attribute keys, for {@link Comm#getAttr}: {@code getAttr(MPI.TAG_UB)} is the
      * largest tag (as in Open MPI, {@code TAG_UB} is the key, not the bound).

@@ -178,6 +178,122 @@ class DerivedDatatypeTest
         v.free();
     }
 
+    /** Every constructor, by name: applied to {@code old} (with {@code unit} bytes per extent unit) with small fixed arguments. */
+    private static final String[] CONSTRUCTORS = {"contiguous", "vector", "hvector", "indexed", "hindexed",
+        "indexedBlock", "hindexedBlock", "struct", "resized", "subarray", "darray"};
+
+    private static Datatype construct(final String how, final Datatype old, final int unit)
+    {
+        final int ext = old.getExtent() * unit;
+        switch (how)
+        {
+            case "contiguous": return Datatype.createContiguous(2, old);
+            case "vector": return Datatype.createVector(2, 2, 3, old);
+            case "hvector": return Datatype.createHVector(2, 1, 2 * ext + 4, old);
+            case "indexed": return Datatype.createIndexed(new int[] {1, 2}, new int[] {3, 0}, old);
+            case "hindexed": return Datatype.createHIndexed(new int[] {2, 1}, new int[] {0, 3 * ext}, old);
+            case "indexedBlock": return Datatype.createIndexedBlock(1, new int[] {2, 0}, old);
+            case "hindexedBlock": return Datatype.createHIndexedBlock(2, new int[] {ext * 3, 0}, old);
+            case "struct": return Datatype.createStruct(new int[] {1, 2}, new int[] {0, ext + 8},
+                new Datatype[] {MPI.INT, old});
+            case "resized": return Datatype.createResized(old, 0, ext + 8);
+            case "subarray": return Datatype.createSubarray(new int[] {3}, new int[] {2}, new int[] {1}, MPI.ORDER_C, old);
+            case "darray": return Datatype.createDarray(2, 1, new int[] {5}, new int[] {MPI.DISTRIBUTE_CYCLIC},
+                new int[] {2}, new int[] {2}, MPI.ORDER_C, old);
+            default: throw new IllegalArgumentException(how);
+        }
+    }
+
+    /**
+     * Every constructor nested three levels deep over INT (each level the same constructor),
+     * two items, between ranks over int[] and direct IntBuffers, and through pack/unpack: the
+     * receiver gets the sender's values exactly at the type map's positions (the positions an
+     * index array packs to) and its sentinels everywhere else; the packed ints are the sender's
+     * values at those positions in type-map order.
+     */
+    @Test
+    void everyConstructorNestedThreeDeepRoundTrips()
+    {
+        for (final String how : CONSTRUCTORS)
+        {
+            Datatype t = MPI.INT;
+            int unit = 4;
+            final java.util.List<Datatype> made = new java.util.ArrayList<>();
+            for (int level = 0; level < 3; level++)
+            {
+                t = construct(how, t, unit);
+                made.add(t);
+                unit = "struct".equals(how) ? 1 : unit;
+            }
+            t.commit();
+            final int items = 2;
+            final int span = (t.getTrueLb() + t.getTrueExtent()) * unit / 4 + (items - 1) * t.getExtent() * unit / 4 + 3;
+            final int n = t.getSize() * items * ("struct".equals(how) ? 1 : 4) / 4;
+            assertEquals(true, n >= 8 && n < span, how + ": " + n + " ints in a span of " + span);
+            // Where the type map lies: pack an index array.
+            final int[] index = new int[span];
+            for (int i = 0; i < span; i++)
+            {
+                index[i] = i;
+            }
+            final byte[] packedIndex = new byte[world.packSize(items, t)];
+            assertEquals(4 * n, packedIndex.length, how);
+            world.pack(index, items, t, packedIndex, 0);
+            final int[] positions = new int[n];
+            ByteBuffer.wrap(packedIndex).order(ByteOrder.nativeOrder()).asIntBuffer().get(positions);
+            final boolean[] inMap = new boolean[span];
+            for (final int p : positions)
+            {
+                assertEquals(false, inMap[p], how + ": position " + p + " twice");
+                inMap[p] = true;
+            }
+            final int[] out = new int[span];
+            for (int i = 0; i < span; i++)
+            {
+                out[i] = rank * 100_000 + i;
+            }
+            for (final boolean direct : new boolean[] {false, true})
+            {
+                final int[] in = new int[span];
+                java.util.Arrays.fill(in, -3);
+                final IntBuffer inBuf = MPI.newIntBuffer(span);
+                inBuf.put(in).clear();
+                final IntBuffer outBuf = MPI.newIntBuffer(span);
+                outBuf.put(out).clear();
+                final Status st = direct ? world.sendRecv(outBuf, items, t, next, 11, inBuf, items, t, prev, 11)
+                    : world.sendRecv(out, items, t, next, 11, in, items, t, prev, 11);
+                assertEquals(items, st.getCount(t), how);
+                if (direct)
+                {
+                    inBuf.get(in);
+                }
+                for (int i = 0; i < span; i++)
+                {
+                    assertEquals(inMap[i] ? prev * 100_000 + i : -3, in[i], how + ", direct " + direct + ", int " + i);
+                }
+            }
+            // Contiguous on the wire: the values in type-map order; and unpack puts them back.
+            final int[] dense = new int[n];
+            world.sendRecv(out, items, t, next, 12, dense, n, MPI.INT, prev, 12);
+            for (int k = 0; k < n; k++)
+            {
+                assertEquals(prev * 100_000 + positions[k], dense[k], how + ", element " + k);
+            }
+            final byte[] packed = new byte[4 * n];
+            world.pack(out, items, t, packed, 0);
+            final int[] back = new int[span];
+            world.unpack(packed, 0, back, items, t);
+            for (int i = 0; i < span; i++)
+            {
+                assertEquals(inMap[i] ? out[i] : 0, back[i], how + ", unpacked int " + i);
+            }
+            for (final Datatype d : made)
+            {
+                d.free();
+            }
+        }
+    }
+
     /**
      * Type signatures match by their sequence of basic types: 3 INT sent arrive as a vector of
      * 3 INT and the other way round, an indexed type as a subarray, a struct of {int, int, int}
@@ -516,7 +632,8 @@ class DerivedDatatypeTest
         final Datatype d = col.dup();
         assertEquals("matrix column", d.getName(), "a dup keeps the name");
         d.setName("x".repeat(100));
-        assertEquals(63, d.getName().length());
+        assertEquals(MPI.MAX_OBJECT_NAME - 1, d.getName().length());
+        assertEquals(64, MPI.MAX_OBJECT_NAME);
         d.free();
         col.free();
     }
