@@ -229,7 +229,7 @@ class DerivedDatatypeTest
             final int items = 2;
             final int span = (t.getTrueLb() + t.getTrueExtent()) * unit / 4 + (items - 1) * t.getExtent() * unit / 4 + 3;
             final int n = t.getSize() * items * ("struct".equals(how) ? 1 : 4) / 4;
-            assertEquals(true, n >= 8 && n < span, how + ": " + n + " ints in a span of " + span);
+            assertEquals(true, n >= items && n < span, how + ": " + n + " ints in a span of " + span);
             // Where the type map lies: pack an index array.
             final int[] index = new int[span];
             for (int i = 0; i < span; i++)
