@@ -856,6 +856,9 @@ class DerivedDatatypeTest
         // Three columns of a 4 x 5 matrix need 16 + 2 * 16 = 48 doubles: 20 are too few.
         final Datatype col = column();
         assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.send(new double[20], 2, col, next, 8)));
+        assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.recv(new double[10], 1, col, prev, 8)), "a receive checks too");
+        assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.iRecv(new double[10], 1, col, prev, 8)));
+        assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.unpack(new byte[32], 0, new double[10], 1, col)));
         final Datatype before = Datatype.createHIndexed(new int[] {1}, new int[] {-8}, MPI.DOUBLE);
         before.commit();
         assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.send(new double[4], 1, before, next, 8)));
