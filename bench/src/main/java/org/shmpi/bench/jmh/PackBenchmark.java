@@ -121,12 +121,6 @@ public class PackBenchmark
         MPI.Finalize();
     }
 
-    /** Packed bytes of one op. */
-    public int packedBytes()
-    {
-        return packed.length;
-    }
-
     @Benchmark
     public byte[] pack()
     {

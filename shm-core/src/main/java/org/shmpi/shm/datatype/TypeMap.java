@@ -374,17 +374,6 @@ public final class TypeMap
         return len[i];
     }
 
-    /** Basic elements in one item. */
-    public long elements()
-    {
-        long n = 0;
-        for (final long c : sigCount)
-        {
-            n += c;
-        }
-        return n;
-    }
-
     /** The signature, run-length coded, as pairs {kind, count}; adjacent runs of one kind are merged. */
     public long[][] signature()
     {
@@ -394,12 +383,6 @@ public final class TypeMap
             out[i] = new long[] {sigKind[i], sigCount[i]};
         }
         return out;
-    }
-
-    /** Whether two maps have the same basic-element sequence (what a send and a receive must agree on). */
-    public boolean sameSignature(final TypeMap other)
-    {
-        return Arrays.equals(sigKind, other.sigKind) && Arrays.equals(sigCount, other.sigCount);
     }
 
     /** True when {@code count} items are one run of bytes from displacement 0: a plain copy. */

@@ -83,7 +83,6 @@ class TypeMapTest
         assertBlocks(t, 0, 9, 16, 9, 32, 9, 64, 9, 80, 9, 96, 9);
         assertArrayEquals(new long[][] {{DOUBLE, 1}, {CHAR, 1}, {DOUBLE, 1}, {CHAR, 1}, {DOUBLE, 1}, {CHAR, 1},
             {DOUBLE, 1}, {CHAR, 1}, {DOUBLE, 1}, {CHAR, 1}, {DOUBLE, 1}, {CHAR, 1}}, t.signature());
-        assertEquals(12, t.elements());
     }
 
     /** The standard's MPI_TYPE_VECTOR(3, 1, -2, oldtype): a negative stride. */
@@ -211,9 +210,11 @@ class TypeMapTest
     @Test
     void signaturesCompareBySequenceOfBasicElements()
     {
-        assertTrue(TypeMap.contiguous(3, T_INT).sameSignature(TypeMap.hvector(3, 1, 12, T_INT)));
-        assertFalse(TypeMap.contiguous(3, T_INT).sameSignature(TypeMap.contiguous(3, T_FLOAT)));
-        assertFalse(TypeMap.contiguous(3, T_INT).sameSignature(TypeMap.contiguous(2, T_INT)));
+        assertArrayEquals(TypeMap.contiguous(3, T_INT).signature(), TypeMap.hvector(3, 1, 12, T_INT).signature());
+        assertFalse(java.util.Arrays.deepEquals(TypeMap.contiguous(3, T_INT).signature(),
+            TypeMap.contiguous(3, T_FLOAT).signature()));
+        assertFalse(java.util.Arrays.deepEquals(TypeMap.contiguous(3, T_INT).signature(),
+            TypeMap.contiguous(2, T_INT).signature()));
     }
 
     @Test
