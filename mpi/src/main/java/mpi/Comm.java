@@ -88,6 +88,46 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return members.length;
     }
 
+    /**
+     * Java binding of {@code MPI_COMM_COMPARE}: {@code MPI.IDENT} for the same communicator,
+     * {@code MPI.CONGRUENT} for the same processes in the same order on another context,
+     * {@code MPI.SIMILAR} for the same processes in another order, else {@code MPI.UNEQUAL}.
+     */
+    public static int compare(final Comm comm1, final Comm comm2)
+    {
+        MPI.check();
+        for (final Comm c : new Comm[] {comm1, comm2})
+        {
+            if (c == null || c.members == null)
+            {
+                throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_COMM, "compare: invalid communicator: " + c));
+            }
+        }
+        if (comm1 == comm2)
+        {
+            return MPI.IDENT;
+        }
+        final int groups = Group.compare(new Group(comm1.members), new Group(comm2.members));
+        return groups == MPI.IDENT ? MPI.CONGRUENT : groups;
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_GROUP}: the group of this communicator's processes, in
+     * rank order (a new group, to be freed by the caller).
+     */
+    public final Group getGroup()
+    {
+        try
+        {
+            check();
+            return new Group(members.clone());
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------
     // Blocking sends and receives
 

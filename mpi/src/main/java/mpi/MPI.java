@@ -201,6 +201,27 @@ public final class MPI
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
 
+    /** The predefined empty group; it cannot be freed. */
+    public static final Group GROUP_EMPTY = Group.empty();
+
+    /** The null info object: an argument meaning "no hints". */
+    public static final Info INFO_NULL = Info.nullInfo();
+
+    /**
+     * How this job was started (MPI-2.2 section 10.5.1), filled by Init: {@code command} (the
+     * main class or jar the JVM runs), {@code argv} (the arguments given to Init, space
+     * separated), {@code maxprocs} and {@code soft} (the world size: shmrun starts exactly that
+     * many), {@code host}, {@code arch} ({@code os.arch}), {@code wdir} (the working directory)
+     * and {@code thread_level} (the level provided, e.g. {@code MPI_THREAD_MULTIPLE}). Read-only.
+     */
+    public static final Info INFO_ENV = Info.environment();
+
+    /** {@code MPI_MAX_INFO_KEY}, as in Open MPI: keys have fewer characters. */
+    public static final int MAX_INFO_KEY = 36;
+
+    /** {@code MPI_MAX_INFO_VAL}, as in Open MPI: values have fewer characters. */
+    public static final int MAX_INFO_VAL = 256;
+
     private static final Object LOCK = new Object();
     private static volatile boolean initialized;
     private static volatile boolean finalized;
@@ -228,6 +249,7 @@ public final class MPI
     public static String[] Init(final String[] args)
     {
         init(THREAD_SINGLE);
+        fillEnvironment(args);
         return args;
     }
 
@@ -244,7 +266,27 @@ public final class MPI
             throw new MPIException(ErrorClass.ERR_ARG, "invalid thread level: required=" + required);
         }
         init(required);
+        fillEnvironment(args);
         return threadLevel;
+    }
+
+    private static void fillEnvironment(final String[] args)
+    {
+        final java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+        final String command = System.getProperty("sun.java.command", "");
+        env.put("command", command.isBlank() ? "java" : command.trim().split("\\s+")[0]);
+        env.put("argv", args == null ? "" : String.join(" ", args));
+        final String size = Integer.toString(COMM_WORLD.getSize());
+        env.put("maxprocs", size);
+        env.put("soft", size);
+        env.put("host", getProcessorName());
+        env.put("arch", System.getProperty("os.arch", ""));
+        env.put("wdir", System.getProperty("user.dir", ""));
+        env.put("thread_level", new String[] {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+            "MPI_THREAD_MULTIPLE"}[threadLevel]);
+        // Values are cut to what an info value holds (argv could be long).
+        env.replaceAll((k, v) -> v.length() >= MAX_INFO_VAL ? v.substring(0, MAX_INFO_VAL - 1) : v);
+        INFO_ENV.fill(env);
     }
 
     private static void init(final int level)
@@ -532,6 +574,34 @@ public final class MPI
     public static boolean isFinalized()
     {
         return finalized;
+    }
+
+    /** Java binding of {@code MPI_GET_VERSION}: {@code MPI.VERSION}.{@code MPI.SUBVERSION}; callable before Init. */
+    public static Version getVersion()
+    {
+        return new Version(VERSION, SUBVERSION);
+    }
+
+    /**
+     * Java binding of {@code MPI_GET_LIBRARY_VERSION}: names shmpi, its version (from the jar
+     * manifest; "development" when run from class directories) and the Java runtime; callable
+     * before Init.
+     */
+    public static String getLibVersion()
+    {
+        final String v = MPI.class.getPackage().getImplementationVersion();
+        return "shmpi " + (v != null ? v : "development") + " (MPI " + VERSION + "." + SUBVERSION + ", Java " +
+            Runtime.version() + ")";
+    }
+
+    /**
+     * Java binding of {@code MPI_PCONTROL}: profiling control. shmpi has no profiling layer
+     * that listens, so, as the standard allows, the call has no effect (it still requires an
+     * initialized MPI).
+     */
+    public static void pControl(final int level, final Object obj)
+    {
+        check();
     }
 
     /** Java binding of {@code MPI_QUERY_THREAD}: the thread level provided by Init. */
