@@ -859,7 +859,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             case MPI.IO: return MPI.ANY_SOURCE;
             case MPI.WTIME_IS_GLOBAL: return 1;
             case MPI.APPNUM: return 0;
-            case MPI.LASTUSEDCODE: return MPI.ERR_LASTCODE;
+            case MPI.LASTUSEDCODE: return ErrorCodes.lastUsed();
             case MPI.UNIVERSE_SIZE: return MPI.COMM_WORLD.members.length;
             default:
                 if (keyval < 0)
@@ -905,9 +905,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void setErrhandler(final Errhandler handler)
     {
         check();
-        if (handler == null)
+        if (handler == null || handler.isNull())
         {
-            throw handle(new MPIException(ErrorClass.ERR_ARG, "null error handler"));
+            throw handle(new MPIException(ErrorClass.ERR_ARG, "null or freed error handler"));
         }
         errhandler = handler;
     }
@@ -930,11 +930,35 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public void callErrhandler(final int errorCode)
     {
         check();
-        if (getErrhandler().fatal)
+        final Errhandler h = getErrhandler();
+        final MPIException error = new MPIException(errorCode, "error raised by the application: " +
+            (errorCode > ErrorClass.ERR_LASTCODE ? "code " + errorCode + " " + MPI.getErrorString(errorCode) :
+            ErrorClass.name(errorCode)));
+        if (h.fatal)
         {
-            MPI.fatalError(this, new MPIException(errorCode,
-                "error raised by the application: " + ErrorClass.name(errorCode)));
+            MPI.fatalError(this, error);
         }
+        else if (h.function != null)
+        {
+            h.function.call(this, error);
+        }
+    }
+
+    /**
+     * + {@code MPI_COMM_CREATE_ERRHANDLER}: an error handler that runs {@code function} with
+     * the communicator and the error when a call on a communicator it is set on fails (or on
+     * {@link #callErrhandler}). When the function returns, the failed call throws the error to
+     * its caller, as under {@code MPI.ERRORS_RETURN}; an exception the function throws reaches
+     * the caller instead.
+     */
+    public static Errhandler createErrhandler(final Errhandler.Function function)
+    {
+        MPI.check();
+        if (function == null)
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "createErrhandler: null function"));
+        }
+        return new Errhandler(function);
     }
 
     /** Whether this is a null communicator handle. */
@@ -1063,9 +1087,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             mpiEx = new MPIException(ErrorClass.ERR_INTERN, ex.toString(), ex);
         }
-        if (MPI.isInitialized() && !MPI.isFinalized() && members != null && getErrhandler().fatal)
+        if (MPI.isInitialized() && !MPI.isFinalized() && members != null)
         {
-            MPI.fatalError(this, mpiEx);
+            final Errhandler h = getErrhandler();
+            if (h.fatal)
+            {
+                MPI.fatalError(this, mpiEx);
+            }
+            else if (h.function != null)
+            {
+                h.function.call(this, mpiEx);
+            }
         }
         return mpiEx;
     }

@@ -576,6 +576,72 @@ public final class MPI
         return finalized;
     }
 
+    /** {@code MPI_MAX_ERROR_STRING}, as in Open MPI. */
+    public static final int MAX_ERROR_STRING = 256;
+
+    /**
+     * + {@code MPI_ADD_ERROR_CLASS}: a new error class, above {@code MPI.ERR_LASTCODE} and every
+     * code added before; {@code getAttr(MPI.LASTUSEDCODE)} follows. Local to this process.
+     */
+    public static int addErrorClass()
+    {
+        check();
+        return ErrorCodes.addClass();
+    }
+
+    /** + {@code MPI_ADD_ERROR_CODE}: a new error code of {@code errorClass} (else {@code MPI.ERR_ARG}). */
+    public static int addErrorCode(final int errorClass)
+    {
+        check();
+        try
+        {
+            return ErrorCodes.addCode(errorClass);
+        }
+        catch (final MPIException ex)
+        {
+            throw COMM_WORLD.handle(ex);
+        }
+    }
+
+    /**
+     * + {@code MPI_ADD_ERROR_STRING}: the string of an added class or code, at most
+     * {@code MAX_ERROR_STRING - 1} characters; predefined ones keep theirs ({@code MPI.ERR_ARG}).
+     */
+    public static void addErrorString(final int errorCode, final String string)
+    {
+        check();
+        try
+        {
+            ErrorCodes.setString(errorCode, string);
+        }
+        catch (final MPIException ex)
+        {
+            throw COMM_WORLD.handle(ex);
+        }
+    }
+
+    /**
+     * + {@code MPI_ERROR_STRING}: a predefined class's name (e.g. {@code MPI_ERR_RANK}), the
+     * string added for an added one (empty if none); not a code is {@code MPI.ERR_ARG}.
+     */
+    public static String getErrorString(final int errorCode)
+    {
+        try
+        {
+            return ErrorCodes.string(errorCode);
+        }
+        catch (final MPIException ex)
+        {
+            throw COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** + {@code MPI_ERROR_CLASS}: the class of an error code (a predefined class is its own). */
+    public static int getErrorClass(final int errorCode)
+    {
+        return ErrorCodes.classOf(errorCode);
+    }
+
     /** Java binding of {@code MPI_GET_VERSION}: {@code MPI.VERSION}.{@code MPI.SUBVERSION}; callable before Init. */
     public static Version getVersion()
     {

@@ -30,19 +30,22 @@ public final class MPIException extends RuntimeException
         this.errorClass = errorCode;
     }
 
-    /** An error with the given class (the code equals the class) and message. */
-    public MPIException(final int errorClass, final String message)
+    /**
+     * An error with the given code and message. For a predefined class the code is the class;
+     * for a code made by {@link MPI#addErrorCode(int)} the class is the one it was added to.
+     */
+    public MPIException(final int errorCode, final String message)
     {
         super(message);
-        this.errorCode = errorClass;
-        this.errorClass = errorClass;
+        this.errorCode = errorCode;
+        this.errorClass = ErrorCodes.classOf(errorCode);
     }
 
-    MPIException(final int errorClass, final String message, final Throwable cause)
+    MPIException(final int errorCode, final String message, final Throwable cause)
     {
         super(message, cause);
-        this.errorCode = errorClass;
-        this.errorClass = errorClass;
+        this.errorCode = errorCode;
+        this.errorClass = ErrorCodes.classOf(errorCode);
     }
 
     /** The MPI error code. */

@@ -180,6 +180,61 @@ class GroupInfoEnvironmentTest
         copy.free();
     }
 
+    /** Added error classes, codes and strings; a user error handler sees each failure, then the caller gets it. */
+    @Test
+    void errorClassesCodesAndUserHandlers()
+    {
+        final int cls = MPI.addErrorClass();
+        assertTrue(cls > MPI.ERR_LASTCODE, "class " + cls);
+        final int code = MPI.addErrorCode(cls);
+        assertTrue(code > cls);
+        assertEquals(code, MPI.COMM_WORLD.getAttr(MPI.LASTUSEDCODE));
+        assertEquals(cls, MPI.getErrorClass(code));
+        assertEquals(cls, MPI.getErrorClass(cls));
+        assertEquals(MPI.ERR_RANK, MPI.getErrorClass(MPI.ERR_RANK));
+        assertEquals("", MPI.getErrorString(code));
+        MPI.addErrorString(code, "the widget is stuck");
+        assertEquals("the widget is stuck", MPI.getErrorString(code));
+        assertEquals("MPI_ERR_RANK", MPI.getErrorString(MPI.ERR_RANK));
+        final MPIException mine = new MPIException(code, "widget");
+        assertEquals(code, mine.getErrorCode());
+        assertEquals(cls, mine.getErrorClass());
+        assertEquals(MPI.ERR_ARG, errorOf(() -> MPI.addErrorString(MPI.ERR_RANK, "no")));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> MPI.addErrorString(code, "x".repeat(MPI.MAX_ERROR_STRING))));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> MPI.addErrorCode(code + 1000)));
+        assertEquals(MPI.ERR_ARG, errorOf(() -> MPI.getErrorString(code + 1000)));
+
+        final java.util.List<String> seen = new java.util.ArrayList<>();
+        final mpi.Errhandler logging = mpi.Comm.createErrhandler(
+            (comm, e) -> seen.add(comm.getName() + " " + e.getErrorClass() + " " + e.getErrorCode()));
+        final int n = MPI.COMM_WORLD.getSize();
+        try
+        {
+            MPI.COMM_WORLD.setErrhandler(logging);
+            assertEquals(logging, MPI.COMM_WORLD.getErrhandler());
+            assertEquals(MPI.ERR_RANK, errorOf(() -> MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, n, 0)));
+            MPI.COMM_WORLD.callErrhandler(code);
+            assertEquals(java.util.List.of("MPI_COMM_WORLD " + MPI.ERR_RANK + " " + MPI.ERR_RANK,
+                "MPI_COMM_WORLD " + cls + " " + code), seen);
+            logging.free();
+            assertTrue(logging.isNull());
+            assertEquals(MPI.ERR_TAG, errorOf(() -> MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, 0, -5)));
+            assertEquals(3, seen.size(), "a freed handle stays in use where it is set");
+            assertEquals(MPI.ERR_ARG, errorOf(() -> MPI.COMM_SELF.setErrhandler(logging)));
+            assertEquals(MPI.ERR_ARG, errorOf(MPI.ERRORS_RETURN::free));
+            MPI.COMM_WORLD.setErrhandler(mpi.Comm.createErrhandler((comm, e) -> {
+                throw new IllegalStateException("handled: " + e.getErrorClass());
+            }));
+            final IllegalStateException own = assertThrows(IllegalStateException.class,
+                () -> MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, n, 0));
+            assertEquals("handled: " + MPI.ERR_RANK, own.getMessage());
+        }
+        finally
+        {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        }
+    }
+
     @Test
     void environmentAndVersion()
     {
