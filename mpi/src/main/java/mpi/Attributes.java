@@ -81,10 +81,14 @@ final class Attributes
         return m;
     }
 
-    /** One object's attributes. */
+    /**
+     * One object's attributes, in the order they were set (a value set again moves to the
+     * end): {@link #clear} deletes them in the reverse of that order, as MPI-3 specifies for
+     * {@code MPI_COMM_SELF} at Finalize. Callbacks run with no lock held.
+     */
     final class Cache
     {
-        private final Map<Integer, Entry> values = new ConcurrentHashMap<>();
+        private final Map<Integer, Entry> values = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
         void set(final Object owner, final int keyval, final Object value)
         {
@@ -94,11 +98,8 @@ final class Attributes
             {
                 runDelete(owner, keyval, old);
             }
-            if (value == null)
-            {
-                values.remove(keyval);
-            }
-            else
+            values.remove(keyval);
+            if (value != null)
             {
                 values.put(keyval, new Entry(value, c));
             }
@@ -145,7 +146,12 @@ final class Attributes
          */
         void copyInto(final Object owner, final Cache dup, final Object newOwner)
         {
-            for (final Map.Entry<Integer, Entry> kv : values.entrySet())
+            final List<Map.Entry<Integer, Entry>> all;
+            synchronized (values)
+            {
+                all = new ArrayList<>(values.entrySet());
+            }
+            for (final Map.Entry<Integer, Entry> kv : all)
             {
                 final Entry e = kv.getValue();
                 final Object copied;
@@ -173,13 +179,20 @@ final class Attributes
         }
 
         /**
-         * Deletes every attribute (on free), running each delete callback. All run even if one
-         * throws; the first failure propagates and the attributes that failed stay.
+         * Deletes every attribute (on free), running each delete callback, the last set first.
+         * All run even if one throws; the first failure propagates and the attributes that
+         * failed stay.
          */
         void clear(final Object owner)
         {
             final List<RuntimeException> failures = new ArrayList<>();
-            for (final Integer keyval : List.copyOf(values.keySet()))
+            final List<Integer> keys;
+            synchronized (values)
+            {
+                keys = new ArrayList<>(values.keySet());
+            }
+            java.util.Collections.reverse(keys);
+            for (final Integer keyval : keys)
             {
                 try
                 {

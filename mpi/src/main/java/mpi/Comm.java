@@ -49,7 +49,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** Context id of its collectives' internal traffic, which never matches user messages. */
     int collContextId;
     private volatile Errhandler errhandler;
-    private final String name;
+    private volatile String name;
+    private static final Attributes ATTRIBUTES = new Attributes("communicator");
+    private final Attributes.Cache attributes = ATTRIBUTES.new Cache();
+    /** The hints set by {@link #setInfo} (shmpi acts on none of them yet). */
+    private Info info = new Info();
 
     Comm(final String name)
     {
@@ -847,7 +851,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /**
      * Java binding of {@code MPI_COMM_GET_ATTR} for the predefined attributes: {@code MPI.TAG_UB}
      * (the largest tag), {@code MPI.HOST}, {@code MPI.IO}, {@code MPI.WTIME_IS_GLOBAL},
-     * {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE}, {@code MPI.UNIVERSE_SIZE}; null for others.
+     * {@code MPI.APPNUM}, {@code MPI.LASTUSEDCODE}, {@code MPI.UNIVERSE_SIZE}; for a keyval of
+     * {@link #createKeyval()}, the cached value or null.
      */
     public final Object getAttr(final int keyval)
     {
@@ -862,11 +867,18 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             case MPI.LASTUSEDCODE: return ErrorCodes.lastUsed();
             case MPI.UNIVERSE_SIZE: return MPI.COMM_WORLD.members.length;
             default:
-                if (keyval < 0)
+                try
                 {
-                    throw handle(new MPIException(ErrorClass.ERR_KEYVAL, "invalid keyval: " + keyval));
+                    if (keyval < 0)
+                    {
+                        throw new MPIException(ErrorClass.ERR_KEYVAL, "invalid keyval: " + keyval);
+                    }
+                    return attributes.get(keyval);
                 }
-                return null;
+                catch (final RuntimeException ex)
+                {
+                    throw handle(ex);
+                }
         }
     }
 
@@ -971,6 +983,175 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final String getName()
     {
         return name;
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_SET_NAME}: the name {@link #getName} returns from now on
+     * in this process (names are local), cut at {@code MPI.MAX_OBJECT_NAME - 1} characters.
+     */
+    public final void setName(final String newName)
+    {
+        try
+        {
+            check();
+            if (newName == null)
+            {
+                throw new MPIException(ErrorClass.ERR_ARG, "setName: null name");
+            }
+            name = newName.length() >= MPI.MAX_OBJECT_NAME ? newName.substring(0, MPI.MAX_OBJECT_NAME - 1) : newName;
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_COMM_TEST_INTER}: whether this is an intercommunicator. */
+    public boolean isInter()
+    {
+        check();
+        return false;
+    }
+
+    /**
+     * Java binding of {@code MPI_TOPO_TEST}: {@code MPI.CART}, {@code MPI.GRAPH},
+     * {@code MPI.DIST_GRAPH}, or {@code MPI.UNDEFINED} for a communicator without a topology.
+     */
+    public int getTopology()
+    {
+        check();
+        return MPI.UNDEFINED;
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_SET_INFO}: replaces this communicator's hints with a copy
+     * of {@code info}'s. shmpi acts on none of them; {@link #getInfo} returns them.
+     */
+    public final void setInfo(final Info newInfo)
+    {
+        try
+        {
+            check();
+            if (newInfo == null || newInfo.isNull())
+            {
+                throw new MPIException(ErrorClass.ERR_INFO, "setInfo: null or freed info");
+            }
+            final Info copy = newInfo.dup();
+            synchronized (this)
+            {
+                info = copy;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_COMM_GET_INFO}: a new info object with the hints set on this communicator. */
+    public final Info getInfo()
+    {
+        try
+        {
+            check();
+            synchronized (this)
+            {
+                return info.dup();
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_CREATE_KEYVAL}: a new attribute key for communicators whose
+     * attribute a dup gets as the same object ({@code createKeyval(Keyval.DUP, Keyval.NO_DELETE)}).
+     */
+    public static int createKeyval()
+    {
+        return createKeyval(Keyval.DUP, Keyval.NO_DELETE);
+    }
+
+    /**
+     * + {@code MPI_COMM_CREATE_KEYVAL} with callbacks ({@link Keyval}): {@code delete} runs on
+     * {@link #deleteAttr}, on {@link #setAttr} over a value, and when the communicator goes
+     * ({@code MPI.COMM_SELF}'s at Finalize, the last set first); {@code copy} on duplication.
+     */
+    public static int createKeyval(final Keyval.Copy copy, final Keyval.Delete delete)
+    {
+        MPI.check();
+        try
+        {
+            return ATTRIBUTES.createKeyval(copy, delete);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_COMM_FREE_KEYVAL}; attributes already cached under it stay. */
+    public static void freeKeyval(final int keyval)
+    {
+        MPI.check();
+        try
+        {
+            ATTRIBUTES.freeKeyval(keyval);
+        }
+        catch (final MPIException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_SET_ATTR}: caches {@code value} under {@code keyval}
+     * (running the delete callback of a value it replaces). The predefined attributes cannot
+     * be set, and a keyval of another kind of object is {@code MPI.ERR_KEYVAL}.
+     */
+    public final void setAttr(final int keyval, final Object value)
+    {
+        try
+        {
+            check();
+            if (keyval >= 0 && keyval <= MPI.UNIVERSE_SIZE)
+            {
+                throw new MPIException(ErrorClass.ERR_KEYVAL, "setAttr: predefined attribute " + keyval +
+                    " is read-only");
+            }
+            attributes.set(this, keyval, value);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_COMM_DELETE_ATTR}: runs the keyval's delete callback. */
+    public final void deleteAttr(final int keyval)
+    {
+        try
+        {
+            check();
+            if (keyval >= 0 && keyval <= MPI.UNIVERSE_SIZE)
+            {
+                throw new MPIException(ErrorClass.ERR_KEYVAL, "deleteAttr: predefined attribute " + keyval +
+                    " cannot be deleted");
+            }
+            attributes.delete(this, keyval);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Deletes every attribute (delete callbacks run, the last set first): when the communicator goes. */
+    final void deleteAllAttributes()
+    {
+        attributes.clear(this);
     }
 
     /**

@@ -201,6 +201,11 @@ public final class MPI
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
 
+    /** {@code MPI_GRAPH}, {@code MPI_CART}, {@code MPI_DIST_GRAPH}: what {@code Comm.getTopology} answers, as in Open MPI. */
+    public static final int GRAPH = 1;
+    public static final int CART = 2;
+    public static final int DIST_GRAPH = 3;
+
     /** The predefined empty group; it cannot be freed. */
     public static final Group GROUP_EMPTY = Group.empty();
 
@@ -492,6 +497,9 @@ public final class MPI
         synchronized (LOCK)
         {
             check();
+            // MPI-2.2 8.7.1: COMM_SELF is freed first, so its attributes' delete callbacks run
+            // (a library's clean-up hook), the last set first.
+            COMM_SELF.deleteAllAttributes();
             COMM_WORLD.barrier(BlockedCall.FINALIZE);
             finalized = true;
             process.finalized();

@@ -235,6 +235,70 @@ class GroupInfoEnvironmentTest
         }
     }
 
+    /** Communicator names, hints and cached attributes with their callbacks; delete order on free is the reverse of setting. */
+    @Test
+    void communicatorNamesInfoAndAttributes()
+    {
+        final mpi.Comm self = MPI.COMM_SELF;
+        assertEquals("MPI_COMM_WORLD", MPI.COMM_WORLD.getName());
+        assertEquals("MPI_COMM_SELF", self.getName());
+        try
+        {
+            self.setName("n".repeat(MPI.MAX_OBJECT_NAME + 5));
+            assertEquals(MPI.MAX_OBJECT_NAME - 1, self.getName().length());
+            self.setName("mine");
+            assertEquals("mine", self.getName());
+        }
+        finally
+        {
+            self.setName("MPI_COMM_SELF");
+        }
+        assertEquals(false, MPI.COMM_WORLD.isInter());
+        assertEquals(MPI.UNDEFINED, MPI.COMM_WORLD.getTopology());
+
+        final Info hints = new Info();
+        hints.set("mpi_assert_no_any_tag", "true");
+        self.setInfo(hints);
+        hints.set("other", "1");
+        final Info used = self.getInfo();
+        assertEquals(1, used.size(), "setInfo keeps a copy");
+        assertEquals("true", used.get("mpi_assert_no_any_tag"));
+        used.free();
+        hints.free();
+        assertEquals(MPI.ERR_INFO, errorOf(() -> self.setInfo(MPI.INFO_NULL)));
+
+        final java.util.List<String> log = new java.util.ArrayList<>();
+        final int key = mpi.Comm.createKeyval((o, k, v) -> v, (o, k, v) -> log.add(((mpi.Comm)o).getName() + " " + v));
+        MPI.COMM_WORLD.setAttr(key, "a");
+        MPI.COMM_WORLD.setAttr(key, "b");
+        assertEquals("b", MPI.COMM_WORLD.getAttr(key));
+        assertEquals(null, self.getAttr(key));
+        MPI.COMM_WORLD.deleteAttr(key);
+        assertEquals(null, MPI.COMM_WORLD.getAttr(key));
+        assertEquals(java.util.List.of("MPI_COMM_WORLD a", "MPI_COMM_WORLD b"), log);
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> MPI.COMM_WORLD.setAttr(MPI.TAG_UB, 1)));
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> MPI.COMM_WORLD.deleteAttr(MPI.APPNUM)));
+        final int typeKey = mpi.Datatype.createKeyval();
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> MPI.COMM_WORLD.setAttr(typeKey, 1)), "a datatype keyval");
+        mpi.Comm.freeKeyval(key);
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> MPI.COMM_WORLD.getAttr(key)));
+        assertEquals(MPI.ERR_KEYVAL, errorOf(() -> mpi.Comm.freeKeyval(key)));
+
+        // Freeing an object deletes its attributes the last set first (the rule COMM_SELF's follow at Finalize).
+        log.clear();
+        final int k1 = mpi.Datatype.createKeyval(mpi.Keyval.DUP, (o, k, v) -> log.add("1:" + v));
+        final int k2 = mpi.Datatype.createKeyval(mpi.Keyval.DUP, (o, k, v) -> log.add("2:" + v));
+        final mpi.Datatype t = mpi.Datatype.createContiguous(2, MPI.INT);
+        t.setAttr(k2, "x");
+        t.setAttr(k1, "y");
+        t.setAttr(k2, "z");
+        t.free();
+        assertEquals(java.util.List.of("2:x", "2:z", "1:y"), log);
+        mpi.Datatype.freeKeyval(k1);
+        mpi.Datatype.freeKeyval(k2);
+        mpi.Datatype.freeKeyval(typeKey);
+    }
+
     @Test
     void environmentAndVersion()
     {
