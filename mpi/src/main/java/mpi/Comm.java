@@ -846,6 +846,188 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     // ------------------------------------------------------------------------------------------
+    // Communicator construction
+
+    /** Tags of the context agreement on the collective context (barrier uses 0..31). */
+    private static final int TAG_MASK = 1 << 20;
+    private static final int TAG_DECISION = TAG_MASK + 1;
+    private static final int TAG_RESERVED = TAG_MASK + 2;
+    private static final int TAG_OUTCOME = TAG_MASK + 3;
+
+    /**
+     * Agrees with the other members on two context ids free on all of them, and reserves them
+     * here: each member sends its free-id mask to rank 0, which ANDs them and answers the two
+     * lowest ids (or "look further", doubling the window); each member reserves them and rank 0
+     * collects whether all could (another thread may have taken one meanwhile) and answers
+     * whether to keep them or release them and start again. Collective over this communicator,
+     * on its collective context.
+     */
+    final int[] agreeContexts(final int call)
+    {
+        final PointToPointEngine engine = engine();
+        final org.shmpi.ring.ContextIds ids = engine.contexts();
+        final int n = members.length;
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        int words = 4;
+        while (true)
+        {
+            final long[] mask = ids.freeMask(words);
+            final byte[] decision = new byte[8];
+            if (myRank == 0)
+            {
+                final byte[] theirs = new byte[8 * words];
+                for (int r = 1; r < n; r++)
+                {
+                    engine.recv(collContextId, members[r], TAG_MASK, theirs, base, theirs.length, DataLayout.CONTIGUOUS,
+                        call);
+                    final java.nio.LongBuffer l = java.nio.ByteBuffer.wrap(theirs).asLongBuffer();
+                    for (int i = 0; i < words; i++)
+                    {
+                        mask[i] &= l.get(i);
+                    }
+                }
+                final java.util.BitSet free = java.util.BitSet.valueOf(mask);
+                final int a = free.nextSetBit(0);
+                final int b = a < 0 ? -1 : free.nextSetBit(a + 1);
+                java.nio.ByteBuffer.wrap(decision).putInt(b < 0 ? -1 : a).putInt(b);
+                for (int r = 1; r < n; r++)
+                {
+                    engine.send(collContextId, members[r], TAG_DECISION, decision, base, 8, call);
+                }
+            }
+            else
+            {
+                final byte[] mine = new byte[8 * words];
+                java.nio.ByteBuffer.wrap(mine).asLongBuffer().put(mask);
+                engine.send(collContextId, members[0], TAG_MASK, mine, base, mine.length, call);
+                engine.recv(collContextId, members[0], TAG_DECISION, decision, base, 8, DataLayout.CONTIGUOUS, call);
+            }
+            final java.nio.ByteBuffer d = java.nio.ByteBuffer.wrap(decision);
+            final int a = d.getInt();
+            final int b = d.getInt();
+            if (a < 0)
+            {
+                if (words * 64L > org.shmpi.ring.ContextIds.MAX_ID)
+                {
+                    throw new MPIException(ErrorClass.ERR_INTERN, "no context id is free on all members");
+                }
+                words *= 2;
+                continue;
+            }
+            // Reserve both here, then learn whether every member could.
+            boolean gotA = false;
+            boolean gotB = false;
+            try
+            {
+                ids.reserve(a);
+                gotA = true;
+                ids.reserve(b);
+                gotB = true;
+            }
+            catch (final RuntimeException taken)
+            {
+                // Another thread of this process took one since the mask: all try again.
+            }
+            final byte[] ok = {(byte)(gotA && gotB ? 1 : 0)};
+            if (myRank == 0)
+            {
+                final byte[] theirs = new byte[1];
+                for (int r = 1; r < n; r++)
+                {
+                    engine.recv(collContextId, members[r], TAG_RESERVED, theirs, base, 1, DataLayout.CONTIGUOUS, call);
+                    ok[0] &= theirs[0];
+                }
+                for (int r = 1; r < n; r++)
+                {
+                    engine.send(collContextId, members[r], TAG_OUTCOME, ok, base, 1, call);
+                }
+            }
+            else
+            {
+                engine.send(collContextId, members[0], TAG_RESERVED, ok, base, 1, call);
+                engine.recv(collContextId, members[0], TAG_OUTCOME, ok, base, 1, DataLayout.CONTIGUOUS, call);
+            }
+            if (ok[0] == 1)
+            {
+                return new int[] {a, b};
+            }
+            if (gotA)
+            {
+                ids.release(a);
+            }
+            if (gotB)
+            {
+                ids.release(b);
+            }
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_DUP}: a new communicator with the same group, in the same
+     * order, on new context ids, so its messages never match this one's. It gets this one's
+     * error handler and info hints, and the attributes the keyvals' copy callbacks return; not
+     * its name (MPI: a dup has none until set). Collective over this communicator.
+     */
+    public Comm dup()
+    {
+        return duplicate(new Intracomm(""));
+    }
+
+    /** {@link #dup()}, as in Open MPI. */
+    @Override
+    public Comm clone()
+    {
+        return dup();
+    }
+
+    /** Makes {@code into} a duplicate of this communicator (see {@link #dup()}). */
+    final <C extends Comm> C duplicate(final C into)
+    {
+        try
+        {
+            check();
+            final Comm target = into;
+            final int[] ids = agreeContexts(BlockedCall.BARRIER);
+            target.bind(members, myRank, ids[0], ids[1]);
+            target.errhandler = errhandler;
+            synchronized (this)
+            {
+                target.info = info.dup();
+            }
+            MPI.nameContexts(target, "dup of " + name);
+            try
+            {
+                attributes.copyInto(this, target.attributes, target);
+            }
+            catch (final RuntimeException ex)
+            {
+                target.release();
+                throw ex;
+            }
+            return into;
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Gives back a created communicator's context ids and makes it null. */
+    private void release()
+    {
+        final org.shmpi.ring.ContextIds ids = engine().contexts();
+        MPI.forgetContexts(this);
+        ids.release(contextId);
+        ids.release(collContextId);
+        members = null;
+    }
+
+    private boolean predefined()
+    {
+        return this == MPI.COMM_WORLD || this == MPI.COMM_SELF;
+    }
+
+    // ------------------------------------------------------------------------------------------
     // Attributes, errors, counters
 
     /**
@@ -1155,25 +1337,42 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_COMM_FREE}. Every communicator of this release is predefined,
-     * and freeing {@code MPI.COMM_WORLD} or {@code MPI.COMM_SELF} is an error in MPI: this raises
-     * {@code MPI.ERR_COMM} through the error handler (the communicator stays usable).
+     * Java binding of {@code MPI_COMM_FREE}: a created communicator's attributes are deleted
+     * (their delete callbacks run, the last set first), its context ids go back to be reused,
+     * and it becomes null. Freeing {@code MPI.COMM_WORLD} or {@code MPI.COMM_SELF} is an error in
+     * MPI: this raises {@code MPI.ERR_COMM} through the error handler (the communicator stays
+     * usable).
      */
     @Override
     public final void free()
     {
         check();
-        throw handle(new MPIException(ErrorClass.ERR_COMM, "a predefined communicator cannot be freed: " + name));
+        if (predefined())
+        {
+            throw handle(new MPIException(ErrorClass.ERR_COMM, "a predefined communicator cannot be freed: " + name));
+        }
+        try
+        {
+            attributes.clear(this);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        release();
     }
 
     /**
      * + For try-with-resources: frees a communicator the application created; a no-op on the
-     * predefined ones (they live until {@code MPI.Finalize}), which are all this release has.
+     * predefined ones (they live until {@code MPI.Finalize}) and on one already freed.
      */
     @Override
     public void close()
     {
-        // COMM_WORLD and COMM_SELF live until Finalize.
+        if (!predefined() && members != null)
+        {
+            free();
+        }
     }
 
     // ------------------------------------------------------------------------------------------

@@ -10,4 +10,18 @@ public class Intracomm extends Comm
     {
         super(name);
     }
+
+    /** Java binding of {@code MPI_COMM_DUP} (see {@link Comm#dup()}). */
+    @Override
+    public Intracomm dup()
+    {
+        return duplicate(new Intracomm(""));
+    }
+
+    /** {@link #dup()}, as in Open MPI. */
+    @Override
+    public Intracomm clone()
+    {
+        return dup();
+    }
 }

@@ -1,0 +1,155 @@
+package org.shmpi.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.shmpi.junit.MpiTest;
+
+import mpi.Comm;
+import mpi.Intracomm;
+import mpi.Keyval;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import mpi.Status;
+
+/** Communicator duplication: context isolation, what a dup inherits, many communicators alive and freed. */
+@MpiTest(np = {1, 2, 3, 4, 6})
+class CommunicatorTest
+{
+    @AfterEach
+    void nothingLeft()
+    {
+        Expect.nothingLeftUnreceived();
+    }
+
+    /** The ring step every test body runs: send my rank to next, receive prev's, on {@code comm}. */
+    private static void ring(final Comm comm, final int tag)
+    {
+        final int n = comm.getSize();
+        final int me = comm.getRank();
+        final int[] got = new int[1];
+        comm.sendRecv(new int[] {me * 10 + tag}, 1, MPI.INT, (me + 1) % n, tag, got, 1, MPI.INT, (me + n - 1) % n, tag);
+        assertEquals(((me + n - 1) % n) * 10 + tag, got[0]);
+    }
+
+    @Test
+    void dupIsCongruentAndIsolated()
+    {
+        final Intracomm world = MPI.COMM_WORLD;
+        final Intracomm d = world.dup();
+        assertEquals(MPI.CONGRUENT, Comm.compare(world, d));
+        assertEquals(world.getSize(), d.getSize());
+        assertEquals(world.getRank(), d.getRank());
+        assertEquals("", d.getName(), "a dup has no name until set");
+        ring(d, 3);
+        // A receive posted on the world with ANY_TAG does not take a message sent on the dup.
+        final int n = world.getSize();
+        final int me = world.getRank();
+        final int[] onWorld = new int[1];
+        final Request r = world.iRecv(onWorld, 1, MPI.INT, (me + n - 1) % n, MPI.ANY_TAG);
+        d.send(new int[] {42}, 1, MPI.INT, (me + 1) % n, 5);
+        final int[] onDup = new int[1];
+        final Status st = d.recv(onDup, 1, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+        assertEquals(42, onDup[0]);
+        assertEquals(5, st.getTag());
+        // (The world's receive may already hold prev's world message, which can be on its way.)
+        world.send(new int[] {7}, 1, MPI.INT, (me + 1) % n, 6);
+        r.waitFor();
+        assertEquals(7, onWorld[0], "the world's receive took the world's message, not the dup's");
+        d.free();
+        assertTrue(d.isNull());
+        assertEquals(MPI.ERR_COMM, assertThrows(MPIException.class, d::getSize).getErrorClass());
+        assertEquals(MPI.ERR_COMM, assertThrows(MPIException.class, MPI.COMM_WORLD::free).getErrorClass());
+    }
+
+    @Test
+    void dupInheritsHandlerAndInfoAndCopiesAttributesByCallback()
+    {
+        final List<String> log = new ArrayList<>();
+        final int copied = Comm.createKeyval((o, k, v) -> { log.add("copy " + v); return v + "'"; },
+            (o, k, v) -> log.add("delete " + v));
+        final int notCopied = Comm.createKeyval(Keyval.NO_COPY, (o, k, v) -> log.add("delete " + v));
+        final Intracomm base = MPI.COMM_WORLD.dup();
+        base.setName("base");
+        base.setAttr(copied, "a");
+        base.setAttr(notCopied, "b");
+        final mpi.Info hints = new mpi.Info();
+        hints.set("k", "v");
+        base.setInfo(hints);
+        hints.free();
+        final Intracomm d = base.dup();
+        assertEquals(MPI.ERRORS_RETURN, d.getErrhandler(), "the error handler is inherited");
+        assertEquals("v", d.getInfo().get("k"));
+        assertEquals("a'", d.getAttr(copied));
+        assertEquals(null, d.getAttr(notCopied));
+        assertEquals(List.of("copy a"), log);
+        d.free();
+        assertEquals(List.of("copy a", "delete a'"), log);
+        base.free();
+        assertEquals(List.of("copy a", "delete a'", "delete b", "delete a"), log, "the last set is deleted first");
+        Comm.freeKeyval(copied);
+        Comm.freeKeyval(notCopied);
+    }
+
+    /**
+     * Thousands of communicators: dups of dups, of COMM_SELF and of the world interleaved in a
+     * random order that every rank draws alike (the collective order must agree), with
+     * traffic on each and random frees between; then 1500 alive at once.
+     */
+    @Test
+    void manyCommunicatorsInterleavedAndIdsReused()
+    {
+        final Random random = new Random(424242);
+        final List<Comm> alive = new ArrayList<>();
+        alive.add(MPI.COMM_WORLD);
+        int made = 0;
+        for (int step = 0; step < 600; step++)
+        {
+            final int what = random.nextInt(4);
+            if (what < 2 || alive.size() < 3)
+            {
+                final Comm from = alive.get(random.nextInt(alive.size()));
+                final Comm d = random.nextInt(5) == 0 ? MPI.COMM_SELF.dup() : from.dup();
+                alive.add(d);
+                made++;
+                ring(d, step % 7);
+            }
+            else if (what == 2)
+            {
+                final Comm c = alive.remove(1 + random.nextInt(alive.size() - 1));
+                c.free();
+            }
+            else
+            {
+                ring(alive.get(random.nextInt(alive.size())), 1);
+            }
+        }
+        assertTrue(made > 200, "made " + made);
+        // Keep 1500 alive at once, then free them all.
+        final List<Comm> many = new ArrayList<>();
+        for (int i = 0; i < 1500; i++)
+        {
+            many.add(MPI.COMM_WORLD.dup());
+        }
+        ring(many.get(many.size() - 1), 2);
+        for (final Comm c : many)
+        {
+            c.free();
+        }
+        for (final Comm c : alive.subList(1, alive.size()))
+        {
+            c.free();
+        }
+        final Comm last = MPI.COMM_WORLD.dup();
+        ring(last, 4);
+        last.free();
+    }
+}
