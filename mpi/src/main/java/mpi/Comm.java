@@ -980,6 +980,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return dup();
     }
 
+    /** Java binding of {@code MPI_COMM_DUP_WITH_INFO}: {@link #dup()} whose hints are {@code info}'s instead. */
+    public Comm dupWithInfo(final Info newInfo)
+    {
+        final Comm d = dup();
+        d.setInfo(newInfo);
+        return d;
+    }
+
+    /** {@code MPI_COMM_TYPE_SHARED}: {@code Intracomm.splitType} by shared memory, which is the whole job here. */
+    public static final int TYPE_SHARED = 0;
+
     /** Makes {@code into} a duplicate of this communicator (see {@link #dup()}). */
     final <C extends Comm> C duplicate(final C into)
     {
@@ -1010,6 +1021,73 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             throw handle(ex);
         }
+    }
+
+    private static final int TAG_GATHER = TAG_MASK + 4;
+    private static final int TAG_ALL = TAG_MASK + 5;
+
+    /**
+     * Every member's {@code mine} (all the same length), in rank order, on every member: gathered
+     * at rank 0 and sent back, on the collective context. Collective over this communicator.
+     */
+    final int[] allgatherInts(final int[] mine, final int call)
+    {
+        final PointToPointEngine engine = engine();
+        final int n = members.length;
+        final int w = mine.length;
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        final byte[] all = new byte[4 * w * n];
+        final java.nio.IntBuffer view = java.nio.ByteBuffer.wrap(all).asIntBuffer();
+        if (myRank == 0)
+        {
+            view.put(mine);
+            final byte[] one = new byte[4 * w];
+            for (int r = 1; r < n; r++)
+            {
+                engine.recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
+                System.arraycopy(one, 0, all, 4 * w * r, one.length);
+            }
+            for (int r = 1; r < n; r++)
+            {
+                engine.send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
+            }
+        }
+        else
+        {
+            final byte[] one = new byte[4 * w];
+            java.nio.ByteBuffer.wrap(one).asIntBuffer().put(mine);
+            engine.send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
+            engine.recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
+        }
+        final int[] out = new int[w * n];
+        java.nio.ByteBuffer.wrap(all).asIntBuffer().get(out);
+        return out;
+    }
+
+    /**
+     * Makes {@code into} a communicator of the world ranks {@code sub} (which hold this process)
+     * on context ids its members agree on over this communicator's collective context; it gets
+     * this communicator's error handler. Collective over {@code sub}'s members only.
+     */
+    final <C extends Comm> C createOn(final int[] sub, final C into, final String statusName)
+    {
+        final int me = MPI.COMM_WORLD.myRank;
+        int index = -1;
+        for (int i = 0; i < sub.length; i++)
+        {
+            if (sub[i] == me)
+            {
+                index = i;
+            }
+        }
+        final Comm group = new Comm(statusName);
+        group.bind(sub, index, contextId, collContextId);
+        final int[] ids = group.agreeContexts(BlockedCall.BARRIER);
+        final Comm target = into;
+        target.bind(sub, index, ids[0], ids[1]);
+        target.errhandler = errhandler;
+        MPI.nameContexts(target, statusName);
+        return into;
     }
 
     /** Gives back a created communicator's context ids and makes it null. */

@@ -100,6 +100,89 @@ class CommunicatorTest
     }
 
     /**
+     * split into rows of a grid of width 2 (uneven at odd sizes) with keys that reverse the
+     * order, then columns; the ring runs on each; UNDEFINED gives a null communicator.
+     */
+    @Test
+    void splitIntoRowsAndColumns()
+    {
+        final Intracomm world = MPI.COMM_WORLD;
+        final int n = world.getSize();
+        final int me = world.getRank();
+        final Intracomm row = world.split(me / 2, -me);
+        final int rowSize = Math.min(2, n - (me / 2) * 2);
+        assertEquals(rowSize, row.getSize());
+        // Keys -me: the higher world rank comes first.
+        assertEquals(rowSize == 1 ? 0 : 1 - me % 2, row.getRank());
+        ring(row, 1);
+        final Intracomm column = world.split(me % 2, me);
+        assertEquals((n + 1 - me % 2) / 2, column.getSize());
+        assertEquals(me / 2, column.getRank());
+        ring(column, 2);
+        final mpi.Group g = column.getGroup();
+        for (int r = 0; r < column.getSize(); r++)
+        {
+            assertEquals(me % 2 + 2 * r, mpi.Group.translateRanks(g, new int[] {r}, world.getGroup())[0]);
+        }
+        g.free();
+        assertEquals(MPI.ERRORS_RETURN, row.getErrhandler(), "a split inherits the error handler");
+        final Intracomm none = world.split(me == 0 ? MPI.UNDEFINED : 1, 0);
+        assertEquals(me == 0, none.isNull());
+        if (!none.isNull())
+        {
+            assertEquals(n - 1, none.getSize());
+            ring(none, 3);
+            none.free();
+        }
+        final Intracomm shared = world.splitType(Comm.TYPE_SHARED, me, null);
+        assertEquals(MPI.CONGRUENT, Comm.compare(world, shared));
+        shared.free();
+        assertEquals(MPI.ERR_ARG, assertThrows(MPIException.class, () -> world.split(-5, 0)).getErrorClass());
+        row.free();
+        column.free();
+    }
+
+    /** create over the whole world with the even ranks' group; createGroup by the odd ranks only. */
+    @Test
+    void createAndCreateGroup()
+    {
+        final Intracomm world = MPI.COMM_WORLD;
+        final int n = world.getSize();
+        final int me = world.getRank();
+        final mpi.Group all = world.getGroup();
+        final mpi.Group evens = all.rangeIncl(new int[][] {{0, n - 1 - (n - 1) % 2, 2}});
+        final Intracomm e = world.create(evens);
+        assertEquals(me % 2 == 1, e.isNull());
+        if (!e.isNull())
+        {
+            assertEquals(me / 2, e.getRank());
+            assertEquals(evens.getSize(), e.getSize());
+            ring(e, 4);
+            e.free();
+        }
+        if (n > 1)
+        {
+            final mpi.Group odds = mpi.Group.difference(all, evens);
+            if (me % 2 == 1)
+            {
+                final Intracomm o = world.createGroup(odds, 9);
+                assertEquals(odds.getSize(), o.getSize());
+                assertEquals(me / 2, o.getRank());
+                ring(o, 5);
+                o.free();
+            }
+            else
+            {
+                assertEquals(MPI.ERR_GROUP, assertThrows(MPIException.class, () -> world.createGroup(odds, 9))
+                    .getErrorClass());
+            }
+            odds.free();
+        }
+        evens.free();
+        all.free();
+    }
+
+    /**
      * Thousands of communicators: dups of dups, of COMM_SELF and of the world interleaved in a
      * random order that every rank draws alike (the collective order must agree), with
      * traffic on each and random frees between; then 1500 alive at once.
