@@ -149,6 +149,26 @@ public class Intracomm extends Comm
         }
     }
 
+    /**
+     * Java binding of {@code MPI_CART_CREATE}: a Cartesian communicator over the first
+     * {@code product(dims)} ranks (row-major, in rank order: {@code reorder} is a hint not acted
+     * on yet); the others get a null communicator. A grid larger than this communicator, or a
+     * dimension below 1, is {@code MPI.ERR_DIMS}; members that disagree on the grid get
+     * {@code MPI.ERR_ARG}. Collective.
+     */
+    public final CartComm createCart(final int[] dims, final boolean[] periods, final boolean reorder)
+    {
+        try
+        {
+            check();
+            return CartComm.create(this, dims, periods);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
     private int[] subgroup(final Group group, final String call)
     {
         if (group == null || group.isNull())

@@ -182,6 +182,100 @@ class CommunicatorTest
         all.free();
     }
 
+    /** createDims against balanced factorisations worked out by hand, fixed entries kept, impossible ones ERR_DIMS. */
+    @Test
+    void createDimsFactorsEvenly()
+    {
+        final int[][][] cases = {
+            {{6}, {0, 0}, {3, 2}}, {{7}, {0, 0}, {7, 1}}, {{12}, {0, 0, 0}, {3, 2, 2}}, {{24}, {0, 0}, {6, 4}},
+            {{16}, {0, 0, 0, 0}, {2, 2, 2, 2}}, {{12}, {0, 3, 0}, {2, 3, 2}}, {{6}, {2, 3}, {2, 3}}, {{1}, {0, 0}, {1, 1}},
+            {{30}, {0, 0, 0}, {5, 3, 2}}, {{36}, {0, 0}, {6, 6}}};
+        for (final int[][] c : cases)
+        {
+            final int[] dims = c[1].clone();
+            mpi.CartComm.createDims(c[0][0], dims);
+            assertEquals(java.util.Arrays.toString(c[2]), java.util.Arrays.toString(dims), c[0][0] + " over " +
+                java.util.Arrays.toString(c[1]));
+        }
+        assertEquals(MPI.ERR_DIMS, assertThrows(MPIException.class, () -> mpi.CartComm.createDims(6, new int[] {4, 0}))
+            .getErrorClass());
+        assertEquals(MPI.ERR_DIMS, assertThrows(MPIException.class, () -> mpi.CartComm.createDims(6, new int[] {2, 2}))
+            .getErrorClass());
+        assertEquals(MPI.ERR_DIMS, assertThrows(MPIException.class, () -> mpi.CartComm.createDims(6, new int[] {-1, 0}))
+            .getErrorClass());
+    }
+
+    /** A 2-D grid of the world, periodic in dimension 0: coordinates, ranks, shifts, sub-grids, dup. */
+    @Test
+    void cartesianGrid()
+    {
+        final Intracomm world = MPI.COMM_WORLD;
+        final int n = world.getSize();
+        final int me = world.getRank();
+        final int[] dims = {0, 0};
+        mpi.CartComm.createDims(n, dims);
+        final int d0 = dims[0];
+        final int d1 = dims[1];
+        final mpi.CartComm cart = world.createCart(dims, new boolean[] {true, false}, false);
+        assertEquals(MPI.CART, cart.getTopology());
+        assertEquals(MPI.UNDEFINED, world.getTopology());
+        final int c0 = me / d1;
+        final int c1 = me % d1;
+        final mpi.CartParms t = cart.getTopo();
+        assertEquals(2, t.getDimCount());
+        assertEquals(d0, t.getDim(0));
+        assertEquals(true, t.getPeriod(0));
+        assertEquals(false, t.getPeriod(1));
+        assertEquals(c0, t.getCoord(0));
+        assertEquals(c1, t.getCoord(1));
+        assertEquals(java.util.List.of(c0, c1), java.util.Arrays.stream(cart.getCoords(me)).boxed().toList());
+        assertEquals(me, cart.getRank(new int[] {c0, c1}));
+        assertEquals(me, cart.getRank(new int[] {c0 + d0, c1}), "dimension 0 wraps");
+        assertEquals(MPI.ERR_ARG, assertThrows(MPIException.class, () -> cart.getRank(new int[] {c0, d1}))
+            .getErrorClass());
+        assertEquals(MPI.ERR_RANK, assertThrows(MPIException.class, () -> cart.getCoords(n)).getErrorClass());
+
+        final mpi.ShiftParms down = cart.shift(0, 1);
+        assertEquals(Math.floorMod(c0 - 1, d0) * d1 + c1, down.getRankSource());
+        assertEquals(((c0 + 1) % d0) * d1 + c1, down.getRankDest());
+        final mpi.ShiftParms right = cart.shift(1, 1);
+        assertEquals(c1 > 0 ? me - 1 : MPI.PROC_NULL, right.getRankSource());
+        assertEquals(c1 < d1 - 1 ? me + 1 : MPI.PROC_NULL, right.getRankDest());
+        // A halo exchange along the non-periodic dimension: the edges talk to PROC_NULL.
+        final int[] got = {-1};
+        cart.sendRecv(new int[] {me}, 1, MPI.INT, right.getRankDest(), 8, got, 1, MPI.INT, right.getRankSource(), 8);
+        assertEquals(c1 > 0 ? me - 1 : -1, got[0]);
+        assertEquals(MPI.ERR_DIMS, assertThrows(MPIException.class, () -> cart.shift(2, 1)).getErrorClass());
+
+        final mpi.CartComm row = cart.sub(new boolean[] {false, true});
+        assertEquals(d1, row.getSize());
+        assertEquals(c1, row.getRank());
+        assertEquals(1, row.getTopo().getDimCount());
+        ring(row, 6);
+        final mpi.CartComm column = cart.sub(new boolean[] {true, false});
+        assertEquals(d0, column.getSize());
+        assertEquals(c0, column.getRank());
+        ring(column, 7);
+        final mpi.CartComm copy = cart.dup();
+        assertEquals(d1, copy.getTopo().getDim(1));
+        assertEquals(MPI.CONGRUENT, Comm.compare(cart, copy));
+        assertEquals(me, cart.map(dims, new boolean[] {false, false}));
+        copy.free();
+        row.free();
+        column.free();
+        cart.free();
+
+        // A grid of one process: the others get a null communicator; too large a grid is ERR_DIMS.
+        final mpi.CartComm one = world.createCart(new int[] {1}, new boolean[] {false}, true);
+        assertEquals(me != 0, one.isNull());
+        if (!one.isNull())
+        {
+            one.free();
+        }
+        assertEquals(MPI.ERR_DIMS, assertThrows(MPIException.class,
+            () -> world.createCart(new int[] {n + 1}, new boolean[] {false}, false)).getErrorClass());
+    }
+
     /**
      * Thousands of communicators: dups of dups, of COMM_SELF and of the world interleaved in a
      * random order that every rank draws alike (the collective order must agree), with
