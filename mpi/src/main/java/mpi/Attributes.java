@@ -39,23 +39,32 @@ final class Attributes
         this.kind = kind;
     }
 
+    /**
+     * {@code MPI_*_CREATE_KEYVAL} of this kind: the public calls of every kind come here (MPI
+     * must be initialized; errors go through {@code MPI.COMM_WORLD}'s handler, as for any call
+     * outside a communicator).
+     */
     int createKeyval(final Keyval.Copy copy, final Keyval.Delete delete)
     {
+        MPI.check();
         if (copy == null || delete == null)
         {
-            throw new MPIException(ErrorClass.ERR_ARG, "createKeyval: null " + (copy == null ? "copy" : "delete") +
-                " callback (Keyval.NO_COPY and Keyval.NO_DELETE do nothing)");
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "createKeyval: null " +
+                (copy == null ? "copy" : "delete") + " callback (Keyval.NO_COPY and Keyval.NO_DELETE do nothing)"));
         }
         final int k = NEXT.getAndIncrement();
         live.put(k, new Callbacks(copy, delete));
         return k;
     }
 
+    /** {@code MPI_*_FREE_KEYVAL} of this kind (see {@link #createKeyval}). */
     void freeKeyval(final int keyval)
     {
+        MPI.check();
         if (live.remove(keyval) == null)
         {
-            throw new MPIException(ErrorClass.ERR_KEYVAL, "freeKeyval: not a " + kind + " keyval: " + keyval);
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_KEYVAL, "freeKeyval: not a " + kind +
+                " keyval: " + keyval));
         }
     }
 

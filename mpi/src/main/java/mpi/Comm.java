@@ -1341,29 +1341,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public static int createKeyval(final Keyval.Copy copy, final Keyval.Delete delete)
     {
-        MPI.check();
-        try
-        {
-            return ATTRIBUTES.createKeyval(copy, delete);
-        }
-        catch (final MPIException ex)
-        {
-            throw MPI.COMM_WORLD.handle(ex);
-        }
+        return ATTRIBUTES.createKeyval(copy, delete);
     }
 
     /** Java binding of {@code MPI_COMM_FREE_KEYVAL}; attributes already cached under it stay. */
     public static void freeKeyval(final int keyval)
     {
-        MPI.check();
-        try
-        {
-            ATTRIBUTES.freeKeyval(keyval);
-        }
-        catch (final MPIException ex)
-        {
-            throw MPI.COMM_WORLD.handle(ex);
-        }
+        ATTRIBUTES.freeKeyval(keyval);
     }
 
     /**

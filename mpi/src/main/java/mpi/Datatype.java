@@ -637,29 +637,13 @@ public final class Datatype implements Freeable, Cloneable
      */
     public static int createKeyval(final Keyval.Copy copy, final Keyval.Delete delete)
     {
-        MPI.check();
-        try
-        {
-            return ATTRIBUTES.createKeyval(copy, delete);
-        }
-        catch (final MPIException ex)
-        {
-            throw MPI.COMM_WORLD.handle(ex);
-        }
+        return ATTRIBUTES.createKeyval(copy, delete);
     }
 
     /** Java binding of {@code MPI_TYPE_FREE_KEYVAL}; attributes already cached under it stay. */
     public static void freeKeyval(final int keyval)
     {
-        MPI.check();
-        try
-        {
-            ATTRIBUTES.freeKeyval(keyval);
-        }
-        catch (final MPIException ex)
-        {
-            throw MPI.COMM_WORLD.handle(ex);
-        }
+        ATTRIBUTES.freeKeyval(keyval);
     }
 
     /** Java binding of {@code MPI_TYPE_SET_ATTR}: caches {@code value} under {@code keyval}, replacing any. */
