@@ -1,13 +1,16 @@
 package org.shmpi.ring;
 
 import java.io.IOException;
-import java.lang.ref.Cleaner;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.JobDirectory;
@@ -25,20 +28,21 @@ import org.shmpi.shm.segment.SegmentNames;
  *
  * <p><b>Lifetime.</b> The buffer handed to user code does not own the mapping
  * ({@link org.shmpi.shm.segment.Segment#newByteBufferView()}); the manager does. When the buffer
- * and every view of it are unreachable, a {@code Cleaner} forgets the address range here and
- * asks the manager to remove the segment ({@link SegmentManager#removeLater}); the manager
- * unlinks and unmaps it on its next allocation, {@link #processReleases()} or close. So:
+ * and every view of it are unreachable, the garbage collector enqueues a phantom reference to
+ * it; the next allocation, {@link #processReleases()} or close drains that queue on the calling
+ * thread (no cleaner thread to wait for: on a crowded machine one was starved for seconds),
+ * forgets the address range here and has the manager unlink and unmap the segment. So:
  * <ul>
  * <li>a segment is never unmapped while the engine may still copy from or to it by raw address:
  *     a pending request holds the user's buffer (the engine retains it until completion), so
- *     the Cleaner cannot have run;</li>
+ *     its reference cannot have been enqueued;</li>
  * <li>the files go at the latest when the manager closes (MPI.Finalize closes the engine);
  *     memory user code still holds then stays mapped until it is dropped, because unmapping it
  *     would crash the JVM on the next access;</li>
  * <li>a program that allocates and drops buffers in a loop stays bounded: heap segments are
  *     invisible to the Java heap's sizing, so when the bytes not yet released pass a threshold,
  *     an allocation first applies pending releases, then asks for a collection
- *     ({@code System.gc()}) and waits briefly for the Cleaner, as {@code ByteBuffer.allocateDirect}
+ *     ({@code System.gc()}) and waits for the references it frees, as {@code ByteBuffer.allocateDirect}
  *     does at its limit. If the memory is really live the threshold grows to twice the live
  *     bytes, so a program with a large live heap does not collect on every allocation.</li>
  * </ul>
@@ -48,8 +52,8 @@ public final class SharedHeap implements AutoCloseable
     /** Bytes of heap segments not yet released above which an allocation collects first. */
     public static final long RELEASE_THRESHOLD_DEFAULT = 256L * 1024 * 1024;
 
-    /** How long an allocation over the threshold waits for the Cleaner, at most (doubling naps). */
-    private static final int MAX_COLLECT_NAPS = 9;
+    /** How long an allocation over the threshold waits for released references after a collection, at most. */
+    private static final long COLLECT_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
 
     /** An allocation: where its payload is mapped here, how long, and its id in the file name. */
     public static final class Segment
@@ -90,12 +94,15 @@ public final class SharedHeap implements AutoCloseable
     private final int rank;
     private final long initialThreshold;
     private final AtomicLong nextId = new AtomicLong();
-    /** Bytes allocated and not yet dropped by user code (the Cleaner subtracts). */
+    /** Bytes allocated and not yet dropped by user code (draining the queue subtracts). */
     private final AtomicLong unreleasedBytes = new AtomicLong();
     private volatile long threshold;
+    private final AtomicLong collections = new AtomicLong();
     private final ConcurrentSkipListMap<Long, Segment> byAddress = new ConcurrentSkipListMap<>();
-    /** Made on first allocation: a Cleaner is a thread, and most heaps never allocate. Guarded by this. */
-    private Cleaner cleaner;
+    /** Where the collector puts the references of dropped buffers. */
+    private final ReferenceQueue<ByteBuffer> dropped = new ReferenceQueue<>();
+    /** Keeps each buffer's phantom reference reachable until it is drained. */
+    private final Set<Release> pending = ConcurrentHashMap.newKeySet();
 
     /** The peer segment {@link #peerAddress} returned last, still referenced. Progress thread only. */
     private org.shmpi.shm.segment.Segment pinnedPeer;
@@ -186,7 +193,7 @@ public final class SharedHeap implements AutoCloseable
         }
         final Segment allocation = new Segment(id, segment.address(), bytes, segment);
         byAddress.put(allocation.address, allocation);
-        cleaner().register(buffer, new Release(this, allocation));
+        pending.add(new Release(buffer, dropped, allocation));
         return buffer;
     }
 
@@ -246,7 +253,14 @@ public final class SharedHeap implements AutoCloseable
     /** Removes the segments whose buffers user code has dropped; returns how many. */
     public int processReleases()
     {
+        drain();
         return manager.processReleases();
+    }
+
+    /** How many times an allocation over the threshold asked for a garbage collection. */
+    public long collections()
+    {
+        return collections.get();
     }
 
     /** Bytes allocated here whose buffers are still reachable (or not yet seen unreachable). */
@@ -262,6 +276,7 @@ public final class SharedHeap implements AutoCloseable
     @Override
     public void close()
     {
+        drain();
         if (pinnedPeer != null)
         {
             manager.release(pinnedPeer);
@@ -273,58 +288,81 @@ public final class SharedHeap implements AutoCloseable
         }
     }
 
-    private synchronized Cleaner cleaner()
+    /** Forgets every buffer the collector found dropped and has the manager remove its segment; returns how many. */
+    private int drain()
     {
-        if (cleaner == null)
+        int n = 0;
+        for (Reference<? extends ByteBuffer> r; (r = dropped.poll()) != null; )
         {
-            cleaner = Cleaner.create();
+            release((Release)r);
+            n++;
         }
-        return cleaner;
+        return n;
+    }
+
+    private void release(final Release r)
+    {
+        if (pending.remove(r))
+        {
+            // Forget the range before the manager may unmap it and the address be reused.
+            byAddress.remove(r.allocation.address, r.allocation);
+            unreleasedBytes.addAndGet(-r.allocation.length);
+            manager.removeLater(r.allocation.segment);
+        }
     }
 
     private void reserve(final int bytes)
     {
+        drain();
         final long wanted = unreleasedBytes.addAndGet(bytes);
         if (wanted <= threshold)
         {
             return;
         }
-        // Over the threshold: first what the Cleaner already reported, then ask for a collection.
-        manager.processReleases();
-        if (unreleasedBytes.get() > threshold)
+        // Over the threshold: ask for a collection, then take the references it frees as they
+        // arrive until we are under the threshold, the queue stays empty for a while, or the deadline passes.
+        collections.incrementAndGet();
+        System.gc();
+        final long deadline = System.nanoTime() + COLLECT_WAIT_NS;
+        long quietMs = 20;
+        while (unreleasedBytes.get() > threshold && deadline - System.nanoTime() > 0)
         {
-            System.gc();
-            long napNs = TimeUnit.MILLISECONDS.toNanos(1);
-            for (int i = 0; i < MAX_COLLECT_NAPS && unreleasedBytes.get() > threshold; i++)
+            final Reference<? extends ByteBuffer> r;
+            try
             {
-                LockSupport.parkNanos(napNs);
-                napNs <<= 1;
+                r = dropped.remove(quietMs);
             }
-            manager.processReleases();
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            if (r == null)
+            {
+                if (quietMs >= 320)
+                {
+                    break;
+                }
+                quietMs *= 2; // nothing for a while: the collection freed nothing more, or the machine is crowded
+                continue;
+            }
+            release((Release)r);
+            drain();
         }
+        manager.processReleases();
         // Benign race: concurrent allocations may each move the threshold; any value they pick is sane.
         threshold = Math.max(initialThreshold, 2 * unreleasedBytes.get());
     }
 
-    /** Runs when a heap buffer and all its views are unreachable: forget it, ask for removal. */
-    private static final class Release implements Runnable
+    /** A heap buffer's phantom reference, with the allocation to release when it is enqueued. */
+    private static final class Release extends PhantomReference<ByteBuffer>
     {
-        private final SharedHeap heap;
-        private final Segment allocation;
+        final Segment allocation;
 
-        Release(final SharedHeap heap, final Segment allocation)
+        Release(final ByteBuffer buffer, final ReferenceQueue<ByteBuffer> queue, final Segment allocation)
         {
-            this.heap = heap;
+            super(buffer, queue);
             this.allocation = allocation;
-        }
-
-        @Override
-        public void run()
-        {
-            // Only our entry: forget the range before the manager may unmap it and reuse the address.
-            heap.byAddress.remove(allocation.address, allocation);
-            heap.unreleasedBytes.addAndGet(-allocation.length);
-            heap.manager.removeLater(allocation.segment);
         }
     }
 }
