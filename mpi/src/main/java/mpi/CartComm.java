@@ -80,6 +80,13 @@ public final class CartComm extends Intracomm
         return duplicate(new CartComm(dims.clone(), periods.clone()));
     }
 
+    /** Java binding of {@code MPI_COMM_IDUP} for a Cartesian communicator (see {@link Comm#iDup()}). */
+    @Override
+    public CartComm iDup()
+    {
+        return duplicateNonblocking(new CartComm(dims.clone(), periods.clone()));
+    }
+
     @Override
     public CartComm clone()
     {

@@ -43,12 +43,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
 
     /** World ranks of this communicator's members, by communicator rank; null until bound. */
     int[] members;
+    /**
+     * World ranks of the processes point-to-point ranks name: the members on an
+     * intra-communicator, the remote group on an inter-communicator.
+     */
+    int[] peers;
     int myRank = -1;
     /** Context id of this communicator's point-to-point traffic. */
     int contextId;
     /** Context id of its collectives' internal traffic, which never matches user messages. */
     int collContextId;
-    private volatile Errhandler errhandler;
+    volatile Errhandler errhandler;
     private volatile String name;
     private static final Attributes ATTRIBUTES = new Attributes("communicator");
     private final Attributes.Cache attributes = ATTRIBUTES.new Cache();
@@ -64,9 +69,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     void bind(final int[] members, final int myRank, final int contextId, final int collContextId)
     {
         this.members = members;
+        this.peers = members;
         this.myRank = myRank;
         this.contextId = contextId;
         this.collContextId = collContextId;
+    }
+
+    /** Binds an inter-communicator: this process is {@code local[myRank]}; point-to-point addresses {@code remote}. */
+    void bindInter(final int[] local, final int myRank, final int[] remote, final int contextId, final int collContextId)
+    {
+        bind(local, myRank, contextId, collContextId);
+        this.peers = remote;
     }
 
     final void check()
@@ -110,6 +123,21 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         if (comm1 == comm2)
         {
             return MPI.IDENT;
+        }
+        if (comm1.peers != comm1.members || comm2.peers != comm2.members)
+        {
+            // Inter-communicators: both groups must compare; the weaker answer wins.
+            if ((comm1.peers != comm1.members) != (comm2.peers != comm2.members))
+            {
+                return MPI.UNEQUAL;
+            }
+            final int local = Group.compare(new Group(comm1.members), new Group(comm2.members));
+            final int remote = Group.compare(new Group(comm1.peers), new Group(comm2.peers));
+            if (local == MPI.UNEQUAL || remote == MPI.UNEQUAL)
+            {
+                return MPI.UNEQUAL;
+            }
+            return local == MPI.IDENT && remote == MPI.IDENT ? MPI.CONGRUENT : MPI.SIMILAR;
         }
         final int groups = Group.compare(new Group(comm1.members), new Group(comm2.members));
         return groups == MPI.IDENT ? MPI.CONGRUENT : groups;
@@ -198,7 +226,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 return;
             }
             final PointToPointEngine engine = engine();
-            final SendRequest s = engine.isend(contextId, members[dest], tag, Buffers.base(buf), Buffers.offset(buf),
+            final SendRequest s = engine.isend(contextId, peers[dest], tag, Buffers.base(buf), Buffers.offset(buf),
                 bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD, type.layout());
             if (!s.isComplete())
             {
@@ -233,7 +261,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             // The engine request references the attached array as its base: it stays reachable.
-            s = engine().isend(contextId, members[dest], tag, attached.buffer, held.dataOffset(), bytes,
+            s = engine().isend(contextId, peers[dest], tag, attached.buffer, held.dataOffset(), bytes,
                 SendRequest.MODE_STANDARD);
         }
         catch (final RuntimeException ex)
@@ -619,7 +647,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 bufferedSend(buf, type, bytes, dest, tag);
                 return Request.completed(this, Status.empty());
             }
-            final EngineRequest s = engine().isend(contextId, members[dest], tag, Buffers.base(buf),
+            final EngineRequest s = engine().isend(contextId, peers[dest], tag, Buffers.base(buf),
                 Buffers.offset(buf), bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD,
                 type.layout());
             // The engine may hold only the raw address: the buffer must outlive a freed request.
@@ -816,27 +844,24 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         barrier(BlockedCall.BARRIER);
     }
 
-    /** The barrier, recorded as MPI call {@code call} in the rank's wait record if it blocks. */
+    /**
+     * The barrier, recorded as MPI call {@code call} in the rank's wait record if it blocks. On an
+     * inter-communicator: a barrier in each group, the two groups' rank 0s swap an empty message,
+     * then a second barrier in each group, so no process leaves before all of both groups came.
+     */
     final void barrier(final int call)
     {
         try
         {
             check();
-            final int n = members.length;
-            if (n == 1)
+            disseminate(call);
+            if (isInter())
             {
-                return;
-            }
-            final PointToPointEngine engine = engine();
-            final byte[] none = new byte[0];
-            final long base = Buffers.BYTE_ARRAY_BASE;
-            final int collContext = collContextId;
-            for (int k = 0, dist = 1; dist < n; k++, dist <<= 1)
-            {
-                final int to = members[(myRank + dist) % n];
-                final int from = members[(myRank - dist + n) % n];
-                engine.send(collContext, to, k, none, base, 0, call);
-                engine.recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
+                if (myRank == 0)
+                {
+                    exchangeInts(collContextId, peers[0], TAG_BRIDGE, new int[0], call);
+                }
+                disseminate(call);
             }
         }
         catch (final RuntimeException ex)
@@ -845,121 +870,66 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         }
     }
 
+    /** A dissemination barrier among the members (the local group), on the collective context. */
+    private void disseminate(final int call)
+    {
+        final int n = members.length;
+        final PointToPointEngine engine = engine();
+        final byte[] none = new byte[0];
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        final int collContext = collContextId;
+        for (int k = 0, dist = 1; dist < n; k++, dist <<= 1)
+        {
+            final int to = members[(myRank + dist) % n];
+            final int from = members[(myRank - dist + n) % n];
+            engine.send(collContext, to, k, none, base, 0, call);
+            engine.recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------
     // Communicator construction
 
-    /** Tags of the context agreement on the collective context (barrier uses 0..31). */
+    /** Internal tags on the collective context start here (the barrier uses 0..31, the context agreement the next four). */
     private static final int TAG_MASK = 1 << 20;
-    private static final int TAG_DECISION = TAG_MASK + 1;
-    private static final int TAG_RESERVED = TAG_MASK + 2;
-    private static final int TAG_OUTCOME = TAG_MASK + 3;
 
     /**
      * Agrees with the other members on two context ids free on all of them, and reserves them
-     * here: each member sends its free-id mask to rank 0, which ANDs them and answers the two
-     * lowest ids (or "look further", doubling the window); each member reserves them and rank 0
-     * collects whether all could (another thread may have taken one meanwhile) and answers
-     * whether to keep them or release them and start again. Collective over this communicator,
-     * on its collective context.
+     * here ({@link ContextAgreement}, rooted at rank 0). Collective over this communicator, on its
+     * collective context.
      */
     final int[] agreeContexts(final int call)
     {
-        final PointToPointEngine engine = engine();
-        final org.shmpi.ring.ContextIds ids = engine.contexts();
-        final int n = members.length;
-        final long base = Buffers.BYTE_ARRAY_BASE;
-        int words = 4;
-        while (true)
-        {
-            final long[] mask = ids.freeMask(words);
-            final byte[] decision = new byte[8];
-            if (myRank == 0)
-            {
-                final byte[] theirs = new byte[8 * words];
-                for (int r = 1; r < n; r++)
-                {
-                    engine.recv(collContextId, members[r], TAG_MASK, theirs, base, theirs.length, DataLayout.CONTIGUOUS,
-                        call);
-                    final java.nio.LongBuffer l = java.nio.ByteBuffer.wrap(theirs).asLongBuffer();
-                    for (int i = 0; i < words; i++)
-                    {
-                        mask[i] &= l.get(i);
-                    }
-                }
-                final java.util.BitSet free = java.util.BitSet.valueOf(mask);
-                final int a = free.nextSetBit(0);
-                final int b = a < 0 ? -1 : free.nextSetBit(a + 1);
-                java.nio.ByteBuffer.wrap(decision).putInt(b < 0 ? -1 : a).putInt(b);
-                for (int r = 1; r < n; r++)
-                {
-                    engine.send(collContextId, members[r], TAG_DECISION, decision, base, 8, call);
-                }
-            }
-            else
-            {
-                final byte[] mine = new byte[8 * words];
-                java.nio.ByteBuffer.wrap(mine).asLongBuffer().put(mask);
-                engine.send(collContextId, members[0], TAG_MASK, mine, base, mine.length, call);
-                engine.recv(collContextId, members[0], TAG_DECISION, decision, base, 8, DataLayout.CONTIGUOUS, call);
-            }
-            final java.nio.ByteBuffer d = java.nio.ByteBuffer.wrap(decision);
-            final int a = d.getInt();
-            final int b = d.getInt();
-            if (a < 0)
-            {
-                if (words * 64L > org.shmpi.ring.ContextIds.MAX_ID)
-                {
-                    throw new MPIException(ErrorClass.ERR_INTERN, "no context id is free on all members");
-                }
-                words *= 2;
-                continue;
-            }
-            // Reserve both here, then learn whether every member could.
-            boolean gotA = false;
-            boolean gotB = false;
-            try
-            {
-                ids.reserve(a);
-                gotA = true;
-                ids.reserve(b);
-                gotB = true;
-            }
-            catch (final RuntimeException taken)
-            {
-                // Another thread of this process took one since the mask: all try again.
-            }
-            final byte[] ok = {(byte)(gotA && gotB ? 1 : 0)};
-            if (myRank == 0)
-            {
-                final byte[] theirs = new byte[1];
-                for (int r = 1; r < n; r++)
-                {
-                    engine.recv(collContextId, members[r], TAG_RESERVED, theirs, base, 1, DataLayout.CONTIGUOUS, call);
-                    ok[0] &= theirs[0];
-                }
-                for (int r = 1; r < n; r++)
-                {
-                    engine.send(collContextId, members[r], TAG_OUTCOME, ok, base, 1, call);
-                }
-            }
-            else
-            {
-                engine.send(collContextId, members[0], TAG_RESERVED, ok, base, 1, call);
-                engine.recv(collContextId, members[0], TAG_OUTCOME, ok, base, 1, DataLayout.CONTIGUOUS, call);
-            }
-            if (ok[0] == 1)
-            {
-                return new int[] {a, b};
-            }
-            if (gotA)
-            {
-                ids.release(a);
-            }
-            if (gotB)
-            {
-                ids.release(b);
-            }
-        }
+        return agree(members, myRank, 0, collContextId, BLOCKING_AGREEMENT, null, call);
+    }
+
+    /**
+     * The tag set ({@link ContextAgreement#tags}) of every blocking agreement: they never overlap
+     * on one communicator, since each completes before its call returns.
+     */
+    static final int BLOCKING_AGREEMENT = 0xFFFF;
+
+    /**
+     * Number of {@link #iDup} calls on this communicator so far: the tag set of each nonblocking
+     * agreement, so that several in progress at once (and a blocking one meanwhile) keep their
+     * messages apart. Every member calls iDup in the same order (MPI orders collectives), so
+     * the numbers match.
+     */
+    private int nonblockingAgreements;
+
+    private synchronized int nextNonblockingAgreement()
+    {
+        return nonblockingAgreements++ % BLOCKING_AGREEMENT;
+    }
+
+    /** Runs a {@link ContextAgreement} to completion on this thread; returns the two ids. */
+    static int[] agree(final int[] group, final int me, final int root, final int collContext, final int sequence,
+        final ContextAgreement.Bridge bridge, final int call)
+    {
+        final ContextAgreement agreement = new ContextAgreement(MPI.engine().contexts(), group, me, root, collContext,
+            sequence, bridge);
+        new Schedule(MPI.engine(), "context agreement", agreement.first()).runToCompletion(call);
+        return agreement.result();
     }
 
     /**
@@ -998,8 +968,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             check();
             final Comm target = into;
-            final int[] ids = agreeContexts(BlockedCall.BARRIER);
-            target.bind(members, myRank, ids[0], ids[1]);
+            final int[] ids = agree(members, myRank, 0, collContextId, BLOCKING_AGREEMENT, bridgeToRemote(),
+                BlockedCall.BARRIER);
+            target.bindInter(members, myRank, peers, ids[0], ids[1]);
             target.errhandler = errhandler;
             synchronized (this)
             {
@@ -1016,6 +987,214 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 throw ex;
             }
             return into;
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * On an inter-communicator's rank 0, the link to the remote group's rank 0 over the
+     * collective context; null elsewhere and on an intra-communicator.
+     */
+    final ContextAgreement.Bridge bridgeToRemote()
+    {
+        return bridgeToRemote(TAG_BRIDGE);
+    }
+
+    /** {@link #bridgeToRemote()} with messages of {@code tag}. */
+    private ContextAgreement.Bridge bridgeToRemote(final int tag)
+    {
+        return isInter() && myRank == 0 ? new ContextAgreement.Bridge(collContextId, peers[0], tag) : null;
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_IDUP}: {@link #dup()} without blocking. The new communicator
+     * is returned at once and may be used once {@link #getRequest()} on it has completed (waited
+     * for or tested true); the context agreement runs in the progress engine meanwhile, so the
+     * caller may compute or communicate on other communicators. The attributes are copied now,
+     * by the keyvals' copy callbacks; a failed copy fails the request (and the new communicator
+     * stays null). Collective over this communicator, in the same order as its other collectives.
+     */
+    public Comm iDup()
+    {
+        return duplicateNonblocking(new Intracomm(""));
+    }
+
+    /**
+     * Java binding of the request of a nonblocking communicator construction ({@link #iDup()}):
+     * the request that completes when this communicator is ready. A communicator not made by
+     * {@code iDup} answers a null request ({@link Request#isNull()}).
+     */
+    public final Request getRequest()
+    {
+        final Request r = creation;
+        return r != null ? r : new Request();
+    }
+
+    /** The request of the {@link #iDup} that made this communicator; null otherwise. */
+    private volatile Request creation;
+
+    /** Makes {@code into} a duplicate of this communicator without blocking (see {@link #iDup()}). */
+    final <C extends Comm> C duplicateNonblocking(final C into)
+    {
+        try
+        {
+            check();
+            final Comm target = into;
+            target.errhandler = errhandler;
+            synchronized (this)
+            {
+                target.info = info.dup();
+            }
+            RuntimeException copyFailure = null;
+            try
+            {
+                attributes.copyInto(this, target.attributes, target);
+            }
+            catch (final RuntimeException ex)
+            {
+                copyFailure = ex;
+            }
+            final RuntimeException failed = copyFailure;
+            final int[] local = members;
+            final int[] remote = peers;
+            final int me = myRank;
+            final String parent = name;
+            final int sequence = nextNonblockingAgreement();
+            final ContextAgreement agreement = new ContextAgreement(engine().contexts(), local, me, 0, collContextId,
+                sequence, bridgeToRemote(ContextAgreement.tags(sequence)));
+            agreement.then(step ->
+            {
+                final int[] ids = agreement.result();
+                if (failed != null)
+                {
+                    // Every member took part; this one gives its ids back and reports the copy's failure.
+                    engine().contexts().release(ids[0]);
+                    engine().contexts().release(ids[1]);
+                    throw failed instanceof MPIException ? failed :
+                        new MPIException(ErrorClass.ERR_OTHER, "iDup: an attribute copy callback failed: " + failed, failed);
+                }
+                target.bindInter(local, me, remote, ids[0], ids[1]);
+                MPI.nameContexts(target, "dup of " + parent);
+                return null;
+            });
+            final Schedule schedule = new Schedule(engine(), "iDup of " + parent, agreement.first());
+            target.creation = new Request(this, schedule.request(), null);
+            schedule.start();
+            return into;
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_DISCONNECT}: waits until every member has called it (so
+     * that the messages each sent on it before have been sent), then frees it as {@link #free()}
+     * does. On shmpi no process is connected by a port yet, so this is the collective form of
+     * {@code free}. Disconnecting {@code MPI.COMM_WORLD} or {@code MPI.COMM_SELF} is
+     * {@code MPI.ERR_COMM}. Collective.
+     */
+    public final void disconnect()
+    {
+        check();
+        if (predefined())
+        {
+            throw handle(new MPIException(ErrorClass.ERR_COMM, "a predefined communicator cannot be disconnected: " +
+                name));
+        }
+        barrier(BlockedCall.BARRIER);
+        free();
+    }
+
+    /** Why the local leader cannot reach {@code remoteLeader} through this peer communicator: an error class, or 0. */
+    private int leaderProblem(final Comm localComm, final int remoteLeader)
+    {
+        if (members == null)
+        {
+            return ErrorClass.ERR_COMM;
+        }
+        if (remoteLeader < 0 || remoteLeader >= peers.length)
+        {
+            return ErrorClass.ERR_RANK;
+        }
+        // The remote leader must lie outside the local group.
+        return localComm.commRankOf(peers[remoteLeader]) != MPI.UNDEFINED ? ErrorClass.ERR_ARG : 0;
+    }
+
+    /**
+     * Java binding of {@code MPI_INTERCOMM_CREATE}, called on the peer communicator: joins the
+     * group of {@code localComm} with another, disjoint group into an inter-communicator. Every
+     * process of both groups calls it; {@code localLeader} (a rank of {@code localComm}) and the
+     * other group's leader ({@code remoteLeader}, its rank in this peer communicator, which only
+     * the leaders use) swap their groups by messages with {@code tag} on this communicator, then
+     * both groups agree on the new context ids. Point-to-point on the result addresses the remote
+     * group; {@code getRank}/{@code getSize}/{@code getGroup} describe the local one.
+     */
+    public final Intercomm createIntercomm(final Comm localComm, final int localLeader, final int remoteLeader,
+        final int tag)
+    {
+        try
+        {
+            MPI.check();
+            if (localComm == null || localComm.members == null || localComm.isInter())
+            {
+                throw new MPIException(ErrorClass.ERR_COMM, "createIntercomm: localComm must be an intra-communicator: " +
+                    localComm);
+            }
+            if (localLeader < 0 || localLeader >= localComm.members.length)
+            {
+                throw new MPIException(ErrorClass.ERR_RANK, "createIntercomm: invalid local leader: localLeader=" +
+                    localLeader + ", size=" + localComm.members.length);
+            }
+            checkSendTag(tag);
+            final boolean leader = localComm.myRank == localLeader;
+            // The leader sends its group [0 = ok, remote world ranks...] or [error class] when it
+            // cannot reach the other group, so that no member waits for a group that never comes.
+            int[] fromLeader = null;
+            ContextAgreement.Bridge bridge = null;
+            if (leader)
+            {
+                final int problem = leaderProblem(localComm, remoteLeader);
+                if (problem != 0)
+                {
+                    fromLeader = new int[] {problem};
+                }
+                else
+                {
+                    final int remoteWorld = peers[remoteLeader];
+                    final int[] theirs = exchangeInts(contextId, remoteWorld, tag, localComm.members, BlockedCall.BARRIER);
+                    fromLeader = new int[theirs.length + 1];
+                    System.arraycopy(theirs, 0, fromLeader, 1, theirs.length);
+                    bridge = new ContextAgreement.Bridge(contextId, remoteWorld, tag);
+                }
+            }
+            fromLeader = localComm.bcastInts(fromLeader, localLeader, BlockedCall.BARRIER);
+            if (fromLeader[0] != 0)
+            {
+                throw new MPIException(fromLeader[0], "createIntercomm: the local leader (rank " + localLeader +
+                    ") cannot reach remote leader " + remoteLeader + " through " + name);
+            }
+            final int[] remote = java.util.Arrays.copyOfRange(fromLeader, 1, fromLeader.length);
+            for (final int w : remote)
+            {
+                if (localComm.commRankOf(w) != MPI.UNDEFINED)
+                {
+                    // Every process of both groups sees both lists, so all fail alike.
+                    throw new MPIException(ErrorClass.ERR_ARG, "createIntercomm: the groups overlap: world rank " + w +
+                        " is in both");
+                }
+            }
+            final int[] ids = agree(localComm.members, localComm.myRank, localLeader, localComm.collContextId,
+                BLOCKING_AGREEMENT, bridge, BlockedCall.BARRIER);
+            final Intercomm ic = new Intercomm("");
+            ic.bindInter(localComm.members, localComm.myRank, remote, ids[0], ids[1]);
+            ic.errhandler = localComm.errhandler;
+            MPI.nameContexts(ic, "intercomm of " + localComm.name);
+            return ic;
         }
         catch (final RuntimeException ex)
         {
@@ -1064,6 +1243,69 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return out;
     }
 
+    private static final int TAG_BCAST = TAG_MASK + 6;
+    /** The link between an inter-communicator's two rank 0s. */
+    static final int TAG_BRIDGE = TAG_MASK + 7;
+
+    /**
+     * {@code data} of member {@code root} (any length; ignored elsewhere), on every member: sent
+     * by the root to each, length first, on the collective context. Collective over the members.
+     */
+    final int[] bcastInts(final int[] data, final int root, final int call)
+    {
+        final PointToPointEngine engine = engine();
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        if (myRank == root)
+        {
+            final byte[] length = new byte[4];
+            java.nio.ByteBuffer.wrap(length).putInt(data.length);
+            final byte[] all = new byte[4 * data.length];
+            java.nio.ByteBuffer.wrap(all).asIntBuffer().put(data);
+            for (int r = 0; r < members.length; r++)
+            {
+                if (r != root)
+                {
+                    engine.send(collContextId, members[r], TAG_BCAST, length, base, 4, call);
+                    engine.send(collContextId, members[r], TAG_BCAST, all, base, all.length, call);
+                }
+            }
+            return data.clone();
+        }
+        final byte[] length = new byte[4];
+        engine.recv(collContextId, members[root], TAG_BCAST, length, base, 4, DataLayout.CONTIGUOUS, call);
+        final byte[] all = new byte[4 * java.nio.ByteBuffer.wrap(length).getInt()];
+        engine.recv(collContextId, members[root], TAG_BCAST, all, base, all.length, DataLayout.CONTIGUOUS, call);
+        final int[] out = new int[all.length / 4];
+        java.nio.ByteBuffer.wrap(all).asIntBuffer().get(out);
+        return out;
+    }
+
+    /**
+     * Sends {@code mine} to world rank {@code peer} and returns what it sent (any length, length
+     * first), on {@code context} with {@code tag}; both sides call it. Sends are started before
+     * the receives, so two large lists cannot deadlock.
+     */
+    static int[] exchangeInts(final int context, final int peer, final int tag, final int[] mine, final int call)
+    {
+        final PointToPointEngine engine = MPI.engine();
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        final byte[] length = new byte[4];
+        java.nio.ByteBuffer.wrap(length).putInt(mine.length);
+        final byte[] all = new byte[4 * mine.length];
+        java.nio.ByteBuffer.wrap(all).asIntBuffer().put(mine);
+        final SendRequest s1 = engine.isend(context, peer, tag, length, base, 4, SendRequest.MODE_STANDARD);
+        final SendRequest s2 = engine.isend(context, peer, tag, all, base, all.length, SendRequest.MODE_STANDARD);
+        final byte[] theirLength = new byte[4];
+        engine.recv(context, peer, tag, theirLength, base, 4, DataLayout.CONTIGUOUS, call);
+        final byte[] theirs = new byte[4 * java.nio.ByteBuffer.wrap(theirLength).getInt()];
+        engine.recv(context, peer, tag, theirs, base, theirs.length, DataLayout.CONTIGUOUS, call);
+        engine.await(s1, call);
+        engine.await(s2, call);
+        final int[] out = new int[theirs.length / 4];
+        java.nio.ByteBuffer.wrap(theirs).asIntBuffer().get(out);
+        return out;
+    }
+
     /**
      * Makes {@code into} a communicator of the world ranks {@code sub} (which hold this process)
      * on context ids its members agree on over this communicator's collective context; it gets
@@ -1098,6 +1340,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         ids.release(contextId);
         ids.release(collContextId);
         members = null;
+        peers = null;
     }
 
     private boolean predefined()
@@ -1151,11 +1394,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final long[] bs = engine.bytesSent();
         final long[] mr = engine.messagesReceived();
         final long[] br = engine.bytesReceived();
-        final int n = members.length;
+        final int n = peers.length;
         final long[][] out = new long[4][n];
         for (int i = 0; i < n; i++)
         {
-            final int w = members[i];
+            final int w = peers[i];
             out[0][i] = ms[w];
             out[1][i] = bs[w];
             out[2][i] = mr[w];
@@ -1446,7 +1689,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
 
     int worldSource(final int source)
     {
-        return source == MPI.ANY_SOURCE ? RecvRequest.ANY_SOURCE : members[source];
+        return source == MPI.ANY_SOURCE ? RecvRequest.ANY_SOURCE : peers[source];
     }
 
     static int engineTag(final int tag)
@@ -1456,13 +1699,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
 
     int commRankOf(final int worldRank)
     {
-        if (worldRank >= 0 && worldRank < members.length && members[worldRank] == worldRank)
+        if (worldRank >= 0 && worldRank < peers.length && peers[worldRank] == worldRank)
         {
             return worldRank;
         }
-        for (int i = 0; i < members.length; i++)
+        for (int i = 0; i < peers.length; i++)
         {
-            if (members[i] == worldRank)
+            if (peers[i] == worldRank)
             {
                 return i;
             }
@@ -1472,19 +1715,19 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
 
     void checkDest(final int dest)
     {
-        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= members.length))
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= peers.length))
         {
             throw new MPIException(ErrorClass.ERR_RANK, "invalid destination rank: dest=" + dest + ", size=" +
-                members.length + ", comm=" + name);
+                peers.length + ", comm=" + name);
         }
     }
 
     void checkSource(final int source)
     {
-        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= members.length))
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= peers.length))
         {
             throw new MPIException(ErrorClass.ERR_RANK, "invalid source rank: source=" + source + ", size=" +
-                members.length + ", comm=" + name);
+                peers.length + ", comm=" + name);
         }
     }
 

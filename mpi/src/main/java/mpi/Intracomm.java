@@ -25,6 +25,13 @@ public class Intracomm extends Comm
         return dup();
     }
 
+    /** Java binding of {@code MPI_COMM_IDUP} (see {@link Comm#iDup()}). */
+    @Override
+    public Intracomm iDup()
+    {
+        return duplicateNonblocking(new Intracomm(""));
+    }
+
     /** Java binding of {@code MPI_COMM_DUP_WITH_INFO} (see {@link Comm#dupWithInfo}). */
     @Override
     public Intracomm dupWithInfo(final Info newInfo)

@@ -159,6 +159,7 @@ public final class MPI
     public static final int ERR_WIN = ErrorClass.ERR_WIN;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     public static final int ERR_SYSRESOURCE = ErrorClass.ERR_SYSRESOURCE;
+    public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
 
     public static final Datatype DATATYPE_NULL = Datatype.basic(Datatype.NULL_ID);
     public static final Datatype BYTE = Datatype.basic(Datatype.BYTE_ID);
@@ -236,7 +237,8 @@ public final class MPI
     private static Thread mainThread;
     private static volatile BsendBuffer attached;
 
-    private MPI()
+    /** Every member is static; the constructor is public only because Open MPI's class has one. */
+    public MPI()
     {
     }
 

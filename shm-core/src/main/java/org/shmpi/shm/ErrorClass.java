@@ -60,6 +60,8 @@ public final class ErrorClass
     public static final int ERR_UNSUPPORTED_DATAREP = 51;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
     public static final int ERR_WIN = 53;
+    /** A process of the job was aborted (Open MPI's value). */
+    public static final int ERR_PROC_ABORTED = 74;
     public static final int ERR_SYSRESOURCE = -2;
     /** Highest predefined error code; user codes start above it. */
     public static final int ERR_LASTCODE = 92;
@@ -88,6 +90,7 @@ public final class ErrorClass
             case ERR_DIMS: return "MPI_ERR_DIMS";
             case ERR_ARG: return "MPI_ERR_ARG";
             case ERR_UNKNOWN: return "MPI_ERR_UNKNOWN";
+            case ERR_PROC_ABORTED: return "MPI_ERR_PROC_ABORTED";
             case ERR_TRUNCATE: return "MPI_ERR_TRUNCATE";
             case ERR_OTHER: return "MPI_ERR_OTHER";
             case ERR_INTERN: return "MPI_ERR_INTERN";

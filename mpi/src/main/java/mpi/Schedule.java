@@ -1,0 +1,171 @@
+package mpi;
+
+import java.util.ArrayList;
+
+import org.shmpi.ring.EngineRequest;
+import org.shmpi.ring.ExternalRequest;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.ProgressAgent;
+import org.shmpi.ring.SendRequest;
+import org.shmpi.shm.ErrorClass;
+
+/**
+ * An operation made of rounds of point-to-point transfers on internal contexts: each
+ * {@link Step} posts sends and receives, and the step it returns runs once they have all
+ * completed. The same steps serve a blocking call, which drives them inline
+ * ({@link #runToCompletion}), and a nonblocking one, which hands them to the rank's progress
+ * engine ({@link #start}) and returns {@link #request()}. {@code MPI_COMM_IDUP} is one;
+ * the context-id agreement of every communicator constructor is written this way so that both
+ * forms share it.
+ *
+ * <p>Steps run on whichever thread drives progress (with the progress lock held under
+ * {@code THREAD_MULTIPLE}); they must not block and must not call user code.
+ */
+final class Schedule implements ProgressAgent
+{
+    /** One round: post transfers with {@link #send}/{@link #recv}; return what runs after them, or null when done. */
+    @FunctionalInterface
+    interface Step
+    {
+        Step run(Schedule s);
+    }
+
+    private final PointToPointEngine engine;
+    private final String role;
+    private final ArrayList<EngineRequest> pending = new ArrayList<>();
+    private final ExternalRequest done = new ExternalRequest();
+    private Step next;
+    private RuntimeException failure;
+
+    Schedule(final PointToPointEngine engine, final String role, final Step first)
+    {
+        this.engine = engine;
+        this.role = role;
+        this.next = first;
+    }
+
+    /** Posts a send of {@code data} (which must stay untouched until the round ends) to world rank {@code dest}. */
+    void send(final int context, final int dest, final int tag, final byte[] data)
+    {
+        pending.add(engine.isend(context, dest, tag, data, Buffers.BYTE_ARRAY_BASE, data.length,
+            SendRequest.MODE_STANDARD));
+    }
+
+    /** Posts a receive of exactly {@code into.length} bytes from world rank {@code source}. */
+    void recv(final int context, final int source, final int tag, final byte[] into)
+    {
+        pending.add(engine.irecv(context, source, tag, into, Buffers.BYTE_ARRAY_BASE, into.length));
+    }
+
+    /**
+     * Runs every step whose transfers have completed; true when the last one has run. A step
+     * that throws, or a transfer that failed, ends the schedule with that failure.
+     */
+    boolean advance()
+    {
+        while (next != null)
+        {
+            for (int i = 0; i < pending.size(); i++)
+            {
+                final EngineRequest r = pending.get(i);
+                if (!r.isComplete())
+                {
+                    return false;
+                }
+                if (r.errorClass() != MPI.SUCCESS)
+                {
+                    throw new MPIException(r.errorClass(), role + ": an internal transfer failed");
+                }
+            }
+            pending.clear();
+            next = next.run(this);
+        }
+        return true;
+    }
+
+    /** Drives the steps on the calling thread until the last has run; waits are recorded as {@code call}. */
+    void runToCompletion(final int call)
+    {
+        while (!advance())
+        {
+            engine.await(firstIncomplete(), call);
+        }
+    }
+
+    /**
+     * Runs what can run now and leaves the rest to the progress engine; {@link #request()}
+     * completes when the last step has run (with the failure's class if one failed).
+     */
+    void start()
+    {
+        if (advance())
+        {
+            engine.progressEngine().completeExternal(done, MPI.SUCCESS);
+            return;
+        }
+        engine.progressEngine().register(this);
+    }
+
+    /** Completes when a {@link #start started} schedule has finished. */
+    ExternalRequest request()
+    {
+        return done;
+    }
+
+    /** What ended the schedule, if a step or a transfer failed; null otherwise. */
+    RuntimeException failure()
+    {
+        return failure;
+    }
+
+    private EngineRequest firstIncomplete()
+    {
+        for (int i = 0; i < pending.size(); i++)
+        {
+            if (!pending.get(i).isComplete())
+            {
+                return pending.get(i);
+            }
+        }
+        return done;
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (done.isComplete())
+        {
+            return 0;
+        }
+        final int before = pending.size();
+        try
+        {
+            if (!advance())
+            {
+                return pending.size() != before ? 1 : 0;
+            }
+            engine.progressEngine().deregister(this);
+            engine.progressEngine().completeExternal(done, MPI.SUCCESS);
+        }
+        catch (final RuntimeException ex)
+        {
+            failure = ex;
+            engine.progressEngine().deregister(this);
+            final int errorClass = ex instanceof MPIException ? ((MPIException)ex).getErrorClass() : ErrorClass.ERR_INTERN;
+            engine.progressEngine().completeExternal(done, errorClass);
+        }
+        return 1;
+    }
+
+    @Override
+    public void describe(final StringBuilder out)
+    {
+        out.append("  ").append(role).append(": ").append(pending.size()).append(" transfers in the current round\n");
+    }
+
+    @Override
+    public String roleName()
+    {
+        return role;
+    }
+}
