@@ -694,7 +694,12 @@ public final class MPI
         return Thread.currentThread() == mainThread;
     }
 
-    /** Java binding of {@code MPI_WTIME}: seconds since an arbitrary, fixed point in the past. */
+    /**
+     * Java binding of {@code MPI_WTIME}: seconds since an arbitrary, fixed point in the past.
+     * It reads {@code System.nanoTime()}, which on Linux is the kernel's {@code CLOCK_MONOTONIC}:
+     * one clock for every process of the machine, so times read on different ranks compare
+     * directly ({@code WTIME_IS_GLOBAL} is true).
+     */
     public static double wtime()
     {
         return System.nanoTime() / 1e9;

@@ -40,6 +40,40 @@ class GroupInfoEnvironmentTest
         return out;
     }
 
+    /**
+     * WTIME_IS_GLOBAL is true, so a time read after a message arrived is never earlier than one
+     * the sender read before sending it, on any pair of ranks: a token passes around the ring
+     * twice with the sender's clock reading, and every receiver checks its own against it.
+     */
+    @Test
+    void wtimeIsOneClockForAllRanks()
+    {
+        final mpi.Intracomm world = MPI.COMM_WORLD;
+        assertEquals(1, world.getAttr(MPI.WTIME_IS_GLOBAL));
+        final int n = world.getSize();
+        final int me = world.getRank();
+        final double[] t = new double[1];
+        for (int lap = 0; lap < 2; lap++)
+        {
+            if (me == 0)
+            {
+                t[0] = MPI.wtime();
+                world.send(t, 1, MPI.DOUBLE, (me + 1) % n, 31);
+                world.recv(t, 1, MPI.DOUBLE, (me + n - 1) % n, 31);
+                assertTrue(MPI.wtime() >= t[0], "rank 0 read an earlier time than rank " + (n - 1) + " sent");
+            }
+            else
+            {
+                world.recv(t, 1, MPI.DOUBLE, me - 1, 31);
+                final double now = MPI.wtime();
+                assertTrue(now >= t[0], "rank " + me + " read " + now + " after rank " + (me - 1) + " sent " + t[0]);
+                t[0] = MPI.wtime();
+                world.send(t, 1, MPI.DOUBLE, (me + 1) % n, 31);
+            }
+        }
+        assertTrue(MPI.wtick() > 0 && MPI.wtick() <= 1e-6, "wtick " + MPI.wtick());
+    }
+
     @Test
     void groupsOfTheWorld()
     {
