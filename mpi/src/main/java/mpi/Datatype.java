@@ -2,6 +2,7 @@ package mpi;
 
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.shm.datatype.BasicKind;
 import org.shmpi.shm.datatype.TypeMap;
 
 /**
@@ -19,23 +20,23 @@ import org.shmpi.shm.datatype.TypeMap;
  */
 public final class Datatype implements Freeable, Cloneable
 {
-    static final int NULL_ID = 0;
-    static final int BYTE_ID = 1;
-    static final int CHAR_ID = 2;
-    static final int SHORT_ID = 3;
-    static final int BOOLEAN_ID = 4;
-    static final int INT_ID = 5;
-    static final int LONG_ID = 6;
-    static final int FLOAT_ID = 7;
-    static final int DOUBLE_ID = 8;
-    static final int PACKED_ID = 9;
-    static final int INT2_ID = 10;
-    static final int SHORT_INT_ID = 11;
-    static final int LONG_INT_ID = 12;
-    static final int FLOAT_INT_ID = 13;
-    static final int DOUBLE_INT_ID = 14;
-    static final int FLOAT_COMPLEX_ID = 15;
-    static final int DOUBLE_COMPLEX_ID = 16;
+    static final int NULL_ID = BasicKind.NULL;
+    static final int BYTE_ID = BasicKind.BYTE;
+    static final int CHAR_ID = BasicKind.CHAR;
+    static final int SHORT_ID = BasicKind.SHORT;
+    static final int BOOLEAN_ID = BasicKind.BOOLEAN;
+    static final int INT_ID = BasicKind.INT;
+    static final int LONG_ID = BasicKind.LONG;
+    static final int FLOAT_ID = BasicKind.FLOAT;
+    static final int DOUBLE_ID = BasicKind.DOUBLE;
+    static final int PACKED_ID = BasicKind.PACKED;
+    static final int INT2_ID = BasicKind.INT2;
+    static final int SHORT_INT_ID = BasicKind.SHORT_INT;
+    static final int LONG_INT_ID = BasicKind.LONG_INT;
+    static final int FLOAT_INT_ID = BasicKind.FLOAT_INT;
+    static final int DOUBLE_INT_ID = BasicKind.DOUBLE_INT;
+    static final int FLOAT_COMPLEX_ID = BasicKind.FLOAT_COMPLEX;
+    static final int DOUBLE_COMPLEX_ID = BasicKind.DOUBLE_COMPLEX;
 
     final int id;
     final int size;
