@@ -1307,6 +1307,73 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
+     * Every member's {@code mine}, of any length (zero too), on every member, indexed by rank:
+     * the lengths first by {@link #allgatherInts}, then the contents gathered at rank 0 and sent
+     * back as one concatenation, on the collective context. Collective over this communicator.
+     */
+    final int[][] allgathervInts(final int[] mine, final int call)
+    {
+        final int[] lengths = allgatherInts(new int[] {mine.length}, call);
+        final PointToPointEngine engine = engine();
+        final int n = members.length;
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        long total = 0;
+        for (final int length : lengths)
+        {
+            total += length;
+        }
+        if (4 * total > Integer.MAX_VALUE - 8)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "allgathervInts: too many ints in all: total=" + total);
+        }
+        final byte[] all = new byte[(int)(4 * total)];
+        if (myRank == 0)
+        {
+            int at = 0;
+            for (int r = 0; r < n; r++)
+            {
+                if (r == 0)
+                {
+                    java.nio.ByteBuffer.wrap(all).asIntBuffer().put(mine);
+                }
+                else if (lengths[r] > 0)
+                {
+                    final byte[] one = new byte[4 * lengths[r]];
+                    engine.recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
+                    System.arraycopy(one, 0, all, at, one.length);
+                }
+                at += 4 * lengths[r];
+            }
+            for (int r = 1; r < n && all.length > 0; r++)
+            {
+                engine.send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
+            }
+        }
+        else
+        {
+            // Ranks with nothing to give send nothing; rank 0 knows from the lengths.
+            if (mine.length > 0)
+            {
+                final byte[] one = new byte[4 * mine.length];
+                java.nio.ByteBuffer.wrap(one).asIntBuffer().put(mine);
+                engine.send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
+            }
+            if (all.length > 0)
+            {
+                engine.recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
+            }
+        }
+        final java.nio.IntBuffer view = java.nio.ByteBuffer.wrap(all).asIntBuffer();
+        final int[][] out = new int[n][];
+        for (int r = 0; r < n; r++)
+        {
+            out[r] = new int[lengths[r]];
+            view.get(out[r]);
+        }
+        return out;
+    }
+
+    /**
      * Makes {@code into} a communicator of the world ranks {@code sub} (which hold this process)
      * on context ids its members agree on over this communicator's collective context; it gets
      * this communicator's error handler. Collective over {@code sub}'s members only.

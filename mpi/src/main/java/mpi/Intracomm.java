@@ -176,6 +176,111 @@ public class Intracomm extends Comm
         }
     }
 
+    /**
+     * Java binding of {@code MPI_GRAPH_CREATE}: a graph communicator over the first
+     * {@code nnodes = index.length} ranks, node {@code i} being rank {@code i} ({@code reorder} is
+     * a hint not acted on yet: ranks keep their order). {@code index[i]} is the number of edges of
+     * nodes 0 to {@code i}; {@code edges} lists each node's neighbours in turn (entries past
+     * {@code index[nnodes - 1]} are ignored). Ranks from {@code nnodes} on get a null communicator,
+     * and all ranks do if {@code nnodes} is 0. More nodes than processes, a decreasing or negative
+     * index, too few edges, an edge to a node outside {@code [0, nnodes)}, or members giving
+     * different graphs are {@code MPI.ERR_ARG}, raised on every member. Collective.
+     */
+    public final GraphComm createGraph(final int[] index, final int[] edges, final boolean reorder)
+    {
+        try
+        {
+            check();
+            return GraphComm.createGraph(this, index, edges);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_DIST_GRAPH_CREATE}: a distributed graph communicator of all
+     * ranks (in order: {@code reorder} is a hint not acted on yet), where each member may declare
+     * any edges: {@code sources[i]} has {@code degrees[i]} out-edges, to the next entries of
+     * {@code destinations}, weighted by the same entries of {@code weights}. Every member then
+     * knows its own in- and out-neighbours, in the order of all members' edges concatenated in
+     * rank order (see {@link GraphComm#getDistGraphNeighbors()}). {@code info} is accepted, with
+     * no hint acted on. A rank outside this communicator is {@code MPI.ERR_RANK}; a negative degree
+     * or weight, too few destinations or weights, or weights given on some members only are
+     * {@code MPI.ERR_ARG}. A member's error is raised on every member. Collective.
+     */
+    public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
+        final int[] weights, final Info info, final boolean reorder)
+    {
+        try
+        {
+            check();
+            return GraphComm.createDistGraph(this, sources, degrees, destinations, weights, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)} unweighted ({@code MPI_UNWEIGHTED}). */
+    public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
+        final Info info, final boolean reorder)
+    {
+        try
+        {
+            check();
+            return GraphComm.createDistGraph(this, sources, degrees, destinations, null, false);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_DIST_GRAPH_CREATE_ADJACENT}: a distributed graph communicator of
+     * all ranks (in order: {@code reorder} is a hint not acted on yet) where each member gives its
+     * own in-neighbours ({@code sources}) and out-neighbours ({@code destinations}) with their
+     * edge weights; {@link GraphComm#getDistGraphNeighbors()} returns them in the order given.
+     * {@code info} is accepted, with no hint acted on. A rank outside this communicator is
+     * {@code MPI.ERR_RANK}; a negative weight, fewer weights than neighbours, or an edge that only
+     * one of its ends declares (or with another weight) are {@code MPI.ERR_ARG}. A member's error
+     * is raised on every member. Collective.
+     */
+    public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] sourceWeights,
+        final int[] destinations, final int[] destWeights, final Info info, final boolean reorder)
+    {
+        try
+        {
+            check();
+            return GraphComm.createDistGraphAdjacent(this, sources, sourceWeights, destinations, destWeights, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)} unweighted
+     * ({@code MPI_UNWEIGHTED}).
+     */
+    public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] destinations, final Info info,
+        final boolean reorder)
+    {
+        try
+        {
+            check();
+            return GraphComm.createDistGraphAdjacent(this, sources, null, destinations, null, false);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
     private int[] subgroup(final Group group, final String call)
     {
         if (group == null || group.isNull())
