@@ -3,6 +3,7 @@ package mpi;
 import java.lang.ref.Reference;
 import java.nio.Buffer;
 
+import org.shmpi.coll.Schedule;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.JobAbortedException;
 import org.shmpi.ring.PointToPointEngine;
@@ -1073,8 +1074,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                     // Every member took part; this one gives its ids back and reports the copy's failure.
                     engine().contexts().release(ids[0]);
                     engine().contexts().release(ids[1]);
-                    throw failed instanceof MPIException ? failed :
-                        new MPIException(ErrorClass.ERR_OTHER, "iDup: an attribute copy callback failed: " + failed, failed);
+                    final int errorClass = failed instanceof MPIException ? ((MPIException)failed).getErrorClass() :
+                        failed instanceof ShmpiException ? ((ShmpiException)failed).errorClass() : ErrorClass.ERR_OTHER;
+                    throw new ShmpiException(errorClass, "iDup: an attribute copy callback failed: " + failed, failed);
                 }
                 target.bindInter(local, me, remote, ids[0], ids[1]);
                 MPI.nameContexts(target, "dup of " + parent);

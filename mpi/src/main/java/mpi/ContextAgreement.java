@@ -3,8 +3,10 @@ package mpi;
 import java.nio.ByteBuffer;
 import java.util.BitSet;
 
+import org.shmpi.coll.Schedule;
 import org.shmpi.ring.ContextIds;
 import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
 
 /**
  * How the members of a new communicator agree on its two context ids (point-to-point and
@@ -186,7 +188,7 @@ final class ContextAgreement
         {
             if (words * 64L > ContextIds.MAX_ID)
             {
-                throw new MPIException(ErrorClass.ERR_INTERN, "no context id is free on all members: members=" +
+                throw new ShmpiException(ErrorClass.ERR_INTERN, "no context id is free on all members: members=" +
                     group.length);
             }
             words *= 2;

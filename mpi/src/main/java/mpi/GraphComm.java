@@ -414,6 +414,13 @@ public final class GraphComm extends Intracomm
         return duplicate(new GraphComm(index, edges, neighbours));
     }
 
+    /** Java binding of {@code MPI_COMM_IDUP} for a graph communicator (see {@link Comm#iDup()}). */
+    @Override
+    public GraphComm iDup()
+    {
+        return duplicateNonblocking(new GraphComm(index, edges, neighbours));
+    }
+
     /** {@link #dup()}, as in Open MPI. */
     @Override
     public GraphComm clone()

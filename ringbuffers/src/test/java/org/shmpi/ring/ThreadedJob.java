@@ -30,10 +30,10 @@ import org.shmpi.shm.ShmpiConfig;
  * is set so that every other rank leaves its blocking call, and the job directory is copied to
  * {@code target/failed-jobs/} for inspection. {@link #close} removes everything from /dev/shm.
  */
-final class ThreadedJob implements AutoCloseable
+public final class ThreadedJob implements AutoCloseable
 {
     /** What one rank does; runs on that rank's thread. */
-    interface RankBody
+    public interface RankBody
     {
         void run(PointToPointEngine engine) throws Exception;
     }
@@ -61,7 +61,7 @@ final class ThreadedJob implements AutoCloseable
     }
 
     /** Creates the job and every rank's engine (so every inbox exists before any rank sends). */
-    static ThreadedJob start(final String name, final int worldSize, final int ringCapacity) throws IOException
+    public static ThreadedJob start(final String name, final int worldSize, final int ringCapacity) throws IOException
     {
         final Path root = Files.createDirectory(Path.of("/dev/shm", "shmpi-test-" + UUID.randomUUID()));
         ThreadedJob created = null;
@@ -96,7 +96,7 @@ final class ThreadedJob implements AutoCloseable
         }
     }
 
-    int worldSize()
+    public int worldSize()
     {
         return engines.length;
     }
@@ -118,7 +118,7 @@ final class ThreadedJob implements AutoCloseable
      * deadline. Afterwards no rank may have a frame, a posted receive or an unexpected
      * message left over.
      */
-    void run(final long timeoutSeconds, final RankBody body) throws InterruptedException
+    public void run(final long timeoutSeconds, final RankBody body) throws InterruptedException
     {
         final int n = engines.length;
         final AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(n);
@@ -276,7 +276,7 @@ final class ThreadedJob implements AutoCloseable
 
     /** Unmaps everything (unless a rank thread is still running) and deletes the /dev/shm directory. */
     /** For a test's {@code @AfterEach}: closes {@code job} (if started) and fails if its directory is left. */
-    static void closeAndCheckRemoved(final ThreadedJob job) throws IOException
+    public static void closeAndCheckRemoved(final ThreadedJob job) throws IOException
     {
         if (job != null)
         {

@@ -1,34 +1,38 @@
-package mpi;
+package org.shmpi.coll;
 
 import java.util.ArrayList;
 
+import org.agrona.UnsafeApi;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.ExternalRequest;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.ring.ProgressAgent;
 import org.shmpi.ring.SendRequest;
 import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
 
 /**
  * An operation made of rounds of point-to-point transfers on internal contexts: each
  * {@link Step} posts sends and receives, and the step it returns runs once they have all
  * completed. The same steps serve a blocking call, which drives them inline
  * ({@link #runToCompletion}), and a nonblocking one, which hands them to the rank's progress
- * engine ({@link #start}) and returns {@link #request()}. {@code MPI_COMM_IDUP} is one;
- * the context-id agreement of every communicator constructor is written this way so that both
- * forms share it.
+ * engine ({@link #start}) and returns {@link #request()}. Every collective algorithm is one,
+ * and so is the context-id agreement of the communicator constructors, so that the blocking,
+ * nonblocking and persistent forms of each share one implementation.
  *
  * <p>Steps run on whichever thread drives progress (with the progress lock held under
  * {@code THREAD_MULTIPLE}); they must not block and must not call user code.
  */
-final class Schedule implements ProgressAgent
+public final class Schedule implements ProgressAgent
 {
     /** One round: post transfers with {@link #send}/{@link #recv}; return what runs after them, or null when done. */
     @FunctionalInterface
-    interface Step
+    public interface Step
     {
         Step run(Schedule s);
     }
+
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
 
     private final PointToPointEngine engine;
     private final String role;
@@ -37,7 +41,7 @@ final class Schedule implements ProgressAgent
     private Step next;
     private RuntimeException failure;
 
-    Schedule(final PointToPointEngine engine, final String role, final Step first)
+    public Schedule(final PointToPointEngine engine, final String role, final Step first)
     {
         this.engine = engine;
         this.role = role;
@@ -45,23 +49,36 @@ final class Schedule implements ProgressAgent
     }
 
     /** Posts a send of {@code data} (which must stay untouched until the round ends) to world rank {@code dest}. */
-    void send(final int context, final int dest, final int tag, final byte[] data)
+    public void send(final int context, final int dest, final int tag, final byte[] data)
     {
-        pending.add(engine.isend(context, dest, tag, data, Buffers.BYTE_ARRAY_BASE, data.length,
-            SendRequest.MODE_STANDARD));
+        send(context, dest, tag, data, 0, data.length);
+    }
+
+    /** Posts a send of {@code data[offset, offset + length)} to world rank {@code dest}. */
+    public void send(final int context, final int dest, final int tag, final byte[] data, final int offset,
+        final int length)
+    {
+        pending.add(engine.isend(context, dest, tag, data, BYTES + offset, length, SendRequest.MODE_STANDARD));
     }
 
     /** Posts a receive of exactly {@code into.length} bytes from world rank {@code source}. */
-    void recv(final int context, final int source, final int tag, final byte[] into)
+    public void recv(final int context, final int source, final int tag, final byte[] into)
     {
-        pending.add(engine.irecv(context, source, tag, into, Buffers.BYTE_ARRAY_BASE, into.length));
+        recv(context, source, tag, into, 0, into.length);
+    }
+
+    /** Posts a receive of {@code length} bytes into {@code into[offset, ...)} from world rank {@code source}. */
+    public void recv(final int context, final int source, final int tag, final byte[] into, final int offset,
+        final int length)
+    {
+        pending.add(engine.irecv(context, source, tag, into, BYTES + offset, length));
     }
 
     /**
      * Runs every step whose transfers have completed; true when the last one has run. A step
      * that throws, or a transfer that failed, ends the schedule with that failure.
      */
-    boolean advance()
+    public boolean advance()
     {
         while (next != null)
         {
@@ -72,9 +89,9 @@ final class Schedule implements ProgressAgent
                 {
                     return false;
                 }
-                if (r.errorClass() != MPI.SUCCESS)
+                if (r.errorClass() != ErrorClass.SUCCESS)
                 {
-                    throw new MPIException(r.errorClass(), role + ": an internal transfer failed");
+                    throw new ShmpiException(r.errorClass(), role + ": an internal transfer failed");
                 }
             }
             pending.clear();
@@ -84,7 +101,7 @@ final class Schedule implements ProgressAgent
     }
 
     /** Drives the steps on the calling thread until the last has run; waits are recorded as {@code call}. */
-    void runToCompletion(final int call)
+    public void runToCompletion(final int call)
     {
         while (!advance())
         {
@@ -96,24 +113,24 @@ final class Schedule implements ProgressAgent
      * Runs what can run now and leaves the rest to the progress engine; {@link #request()}
      * completes when the last step has run (with the failure's class if one failed).
      */
-    void start()
+    public void start()
     {
         if (advance())
         {
-            engine.progressEngine().completeExternal(done, MPI.SUCCESS);
+            engine.progressEngine().completeExternal(done, ErrorClass.SUCCESS);
             return;
         }
         engine.progressEngine().register(this);
     }
 
     /** Completes when a {@link #start started} schedule has finished. */
-    ExternalRequest request()
+    public ExternalRequest request()
     {
         return done;
     }
 
     /** What ended the schedule, if a step or a transfer failed; null otherwise. */
-    RuntimeException failure()
+    public RuntimeException failure()
     {
         return failure;
     }
@@ -145,13 +162,13 @@ final class Schedule implements ProgressAgent
                 return pending.size() != before ? 1 : 0;
             }
             engine.progressEngine().deregister(this);
-            engine.progressEngine().completeExternal(done, MPI.SUCCESS);
+            engine.progressEngine().completeExternal(done, ErrorClass.SUCCESS);
         }
         catch (final RuntimeException ex)
         {
             failure = ex;
             engine.progressEngine().deregister(this);
-            final int errorClass = ex instanceof MPIException ? ((MPIException)ex).getErrorClass() : ErrorClass.ERR_INTERN;
+            final int errorClass = ex instanceof ShmpiException ? ((ShmpiException)ex).errorClass() : ErrorClass.ERR_INTERN;
             engine.progressEngine().completeExternal(done, errorClass);
         }
         return 1;
