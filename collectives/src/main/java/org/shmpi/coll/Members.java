@@ -1,0 +1,54 @@
+package org.shmpi.coll;
+
+import org.shmpi.ring.PointToPointEngine;
+
+/**
+ * Who takes part in one collective operation and where its messages go: the processes (world
+ * ranks, by their rank in the communicator), this process's rank among them, and the context
+ * and tag that keep the operation's messages apart from every other's. A collective's messages
+ * between one pair of processes are sent in the order the receiver posts for them, so one tag
+ * per operation suffices; operations in progress at once on one communicator differ in tag.
+ */
+public final class Members
+{
+    final PointToPointEngine engine;
+    private final int[] world;
+    private final int me;
+    private final int context;
+    private final int tag;
+
+    public Members(final PointToPointEngine engine, final int[] world, final int me, final int context, final int tag)
+    {
+        this.engine = engine;
+        this.world = world;
+        this.me = me;
+        this.context = context;
+        this.tag = tag;
+    }
+
+    public PointToPointEngine engine()
+    {
+        return engine;
+    }
+
+    public int size()
+    {
+        return world.length;
+    }
+
+    /** This process's rank among the members. */
+    public int rank()
+    {
+        return me;
+    }
+
+    void send(final Schedule s, final int to, final byte[] data, final int offset, final int length)
+    {
+        s.send(context, world[to], tag, data, offset, length);
+    }
+
+    void recv(final Schedule s, final int from, final byte[] into, final int offset, final int length)
+    {
+        s.recv(context, world[from], tag, into, offset, length);
+    }
+}
