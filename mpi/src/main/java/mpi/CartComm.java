@@ -4,14 +4,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.shmpi.affinity.NumaPlacement;
+import org.shmpi.affinity.Topology;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 
 /**
  * Java binding of a communicator with a Cartesian topology (MPI-2.2 section 7.5): ranks laid
  * out row-major on a grid of {@code dims}, each dimension periodic or not. Made by
- * {@link Intracomm#createCart}; {@code reorder} is a hint this release does not act on (ranks
- * keep their order), which MPI allows.
+ * {@link Intracomm#createCart}, which documents what {@code reorder} does.
  */
 public final class CartComm extends Intracomm
 {
@@ -25,8 +26,11 @@ public final class CartComm extends Intracomm
         this.periods = periods;
     }
 
-    /** Makes the grid over the first {@code product(dims)} ranks of {@code parent}; the others get a null communicator. */
-    static CartComm create(final Intracomm parent, final int[] dims, final boolean[] periods)
+    /**
+     * Makes the grid over the first {@code product(dims)} ranks of {@code parent}, permuted for
+     * NUMA locality when {@code reorder}; the others get a null communicator.
+     */
+    static CartComm create(final Intracomm parent, final int[] dims, final boolean[] periods, final boolean reorder)
     {
         if (dims == null || periods == null || dims.length != periods.length)
         {
@@ -49,21 +53,34 @@ public final class CartComm extends Intracomm
                 "communicator of " + n);
         }
         // Every member must describe the same grid.
-        final int[] mine = {dims.length, (int)product, Arrays.hashCode(dims) * 31 + Arrays.hashCode(periods)};
+        final int[] mine = {dims.length, (int)product,
+            (Arrays.hashCode(dims) * 31 + Arrays.hashCode(periods)) * 31 + Boolean.hashCode(reorder)};
         final int[] all = parent.allgatherInts(mine, BlockedCall.BARRIER);
         for (int r = 0; r < n; r++)
         {
             if (all[3 * r] != mine[0] || all[3 * r + 1] != mine[1] || all[3 * r + 2] != mine[2])
             {
-                throw new MPIException(ErrorClass.ERR_ARG, "createCart: rank " + r + " gave other dims or periods");
+                throw new MPIException(ErrorClass.ERR_ARG, "createCart: rank " + r + " gave other dims, periods or " +
+                    "reorder");
             }
         }
         final CartComm c = new CartComm(dims.clone(), periods.clone());
+        final int[] members = Arrays.copyOf(parent.members, (int)product);
+        if (reorder && product > 1)
+        {
+            // Every member takes part, those left out of the grid too: the exchange is over parent.
+            final int[] node = Arrays.copyOf(Locality.groups(parent, Topology.Level.NUMA), (int)product);
+            final int[] processOfRank = NumaPlacement.place(node, NumaPlacement.cartesian(dims, periods));
+            for (int r = 0; r < product; r++)
+            {
+                members[r] = parent.members[processOfRank[r]];
+            }
+        }
         if (parent.getRank() >= product)
         {
             return c; // not bound: null
         }
-        return parent.createOn(Arrays.copyOf(parent.members, (int)product), c, "cart of " + parent.getName());
+        return parent.createOn(members, c, "cart of " + parent.getName());
     }
 
     @Override
@@ -270,8 +287,8 @@ public final class CartComm extends Intracomm
 
     /**
      * Java binding of {@code MPI_CART_MAP}: the caller's rank on a grid of {@code dims} (row-major,
-     * ranks in order, as {@link Intracomm#createCart} places them), or {@code MPI.UNDEFINED} if
-     * the grid has fewer processes than the caller's rank + 1.
+     * ranks in order, as {@link Intracomm#createCart} places them without reorder), or
+     * {@code MPI.UNDEFINED} if the grid has fewer processes than the caller's rank + 1.
      */
     public int map(final int[] mapDims, final boolean[] mapPeriods)
     {

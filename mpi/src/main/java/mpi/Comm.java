@@ -962,6 +962,37 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** {@code MPI_COMM_TYPE_SHARED}: {@code Intracomm.splitType} by shared memory, which is the whole job here. */
     public static final int TYPE_SHARED = 0;
 
+    /*
+     * shmpi's split types, beyond the standard. Open MPI's C library has them as
+     * OMPI_COMM_TYPE_CORE, _L3CACHE, _SOCKET and _NUMA; its Java bindings lack them. The values
+     * are the C library's, so that a value passed through from C code means the same here.
+     */
+
+    /**
+     * {@code Intracomm.splitType} by physical core: the ranks placed on the hardware threads of
+     * one core (Open MPI's {@code OMPI_COMM_TYPE_CORE}). An shmpi extension.
+     */
+    public static final int TYPE_CORE = 2;
+
+    /**
+     * {@code Intracomm.splitType} by level-3 cache: the ranks placed on CPUs that share one L3
+     * cache instance, or one package when the topology lists no L3 (Open MPI's
+     * {@code OMPI_COMM_TYPE_L3CACHE}). An shmpi extension.
+     */
+    public static final int TYPE_L3CACHE = 5;
+
+    /**
+     * {@code Intracomm.splitType} by package (socket) (Open MPI's {@code OMPI_COMM_TYPE_SOCKET}).
+     * An shmpi extension.
+     */
+    public static final int TYPE_SOCKET = 6;
+
+    /**
+     * {@code Intracomm.splitType} by NUMA node (Open MPI's {@code OMPI_COMM_TYPE_NUMA}). An shmpi
+     * extension.
+     */
+    public static final int TYPE_NUMA = 7;
+
     /** Makes {@code into} a duplicate of this communicator (see {@link #dup()}). */
     final <C extends Comm> C duplicate(final C into)
     {

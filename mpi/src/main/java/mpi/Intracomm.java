@@ -85,18 +85,46 @@ public class Intracomm extends Comm
     }
 
     /**
-     * Java binding of {@code MPI_COMM_SPLIT_TYPE}: {@code Comm.TYPE_SHARED} groups the ranks that
-     * share memory, which on shmpi is every rank of the job, ordered by {@code key};
-     * {@code MPI.UNDEFINED} gives a null communicator; other types are {@code MPI.ERR_ARG}.
+     * Java binding of {@code MPI_COMM_SPLIT_TYPE}: one new communicator per locality domain, its
+     * ranks ordered by {@code key}, ties by rank here. Collective over this communicator; the new
+     * ones get its error handler; {@code info} is not used.
+     * <ul>
+     * <li>{@code Comm.TYPE_SHARED}: the ranks that share memory, which on shmpi is every rank.</li>
+     * <li>shmpi's extensions {@link Comm#TYPE_NUMA}, {@link Comm#TYPE_SOCKET},
+     *     {@link Comm#TYPE_L3CACHE}, {@link Comm#TYPE_CORE}: the ranks that run on the same NUMA
+     *     node, package, L3 cache or core of the topology ({@code shmpi.topology.file} if set,
+     *     else the machine's). Where a rank runs is where {@code shmrun} placed it (it tells each
+     *     rank, so a topology file of another machine works too), else the CPUs it is bound to.
+     *     A rank that may run on CPUs of several domains (not bound, e.g. more ranks than cores)
+     *     is in the smallest union of domains holding all of them, and groups with the ranks of
+     *     exactly that union: unbound ranks on a two-node machine form one group by NUMA node.</li>
+     * </ul>
+     * {@code MPI.UNDEFINED} gives a null communicator; any other type is {@code MPI.ERR_ARG}.
      */
     public final Intracomm splitType(final int splitType, final int key, final Info info)
     {
-        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED)
+        if (splitType == TYPE_SHARED || splitType == MPI.UNDEFINED)
         {
-            throw handle(new MPIException(org.shmpi.shm.ErrorClass.ERR_ARG, "splitType: unknown split type " +
-                splitType));
+            return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key);
         }
-        return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key);
+        final org.shmpi.affinity.Topology.Level level = Locality.levelOf(splitType);
+        if (level == null)
+        {
+            throw handle(new MPIException(org.shmpi.shm.ErrorClass.ERR_ARG, "splitType: unknown split type: " +
+                "splitType=" + splitType + ", allowed=TYPE_SHARED(0),TYPE_CORE(2),TYPE_L3CACHE(5),TYPE_SOCKET(6)," +
+                "TYPE_NUMA(7),MPI.UNDEFINED"));
+        }
+        final int color;
+        try
+        {
+            check();
+            color = Locality.groups(this, level)[getRank()];
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        return split(color, key);
     }
 
     /**
@@ -158,17 +186,27 @@ public class Intracomm extends Comm
 
     /**
      * Java binding of {@code MPI_CART_CREATE}: a Cartesian communicator over the first
-     * {@code product(dims)} ranks (row-major, in rank order: {@code reorder} is a hint not acted
-     * on yet); the others get a null communicator. A grid larger than this communicator, or a
-     * dimension below 1, is {@code MPI.ERR_DIMS}; members that disagree on the grid get
-     * {@code MPI.ERR_ARG}. Collective.
+     * {@code product(dims)} ranks, row-major; the others get a null communicator. A grid larger
+     * than this communicator, or a dimension below 1, is {@code MPI.ERR_DIMS}; members that
+     * disagree on the grid or on {@code reorder} get {@code MPI.ERR_ARG}. Collective.
+     *
+     * <p>Without {@code reorder}, grid rank {@code r} is rank {@code r} here. With it, the grid's
+     * processes (still the first {@code product(dims)}) swap grid ranks so that neighbours share
+     * a NUMA node: each node, in the order of its lowest rank, takes a block of grid ranks as
+     * large as its number of processes, grown from the lowest free grid rank by always adding
+     * the one with the most neighbours already in the block (on a row-major grid: contiguous
+     * rows), and its processes take that block in rank order. This is kept only if it cuts
+     * fewer neighbour pairs between nodes than the rank order does; in particular, when every
+     * process is on one node (or no process is bound to one node), nothing changes. Nodes are
+     * those {@link #splitType} with {@link Comm#TYPE_NUMA} sees; see
+     * {@code org.shmpi.affinity.NumaPlacement}.
      */
     public final CartComm createCart(final int[] dims, final boolean[] periods, final boolean reorder)
     {
         try
         {
             check();
-            return CartComm.create(this, dims, periods);
+            return CartComm.create(this, dims, periods, reorder);
         }
         catch (final RuntimeException ex)
         {

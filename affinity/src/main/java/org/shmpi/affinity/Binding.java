@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
  * Process binding helpers. A rank is pinned by starting its JVM under {@code taskset}, so the
@@ -15,6 +16,14 @@ import java.util.Optional;
  * native code; this class only builds the command prefix and reads back the current mask.
  */
 public final class Binding {
+    /**
+     * Property the launcher sets on every rank: the CPUs it placed the rank on (a CPU list of the
+     * launcher's topology), or, for a rank it did not bind, every CPU the rank may use. It tells
+     * a rank where it runs when the topology is a file describing another machine, where
+     * {@code taskset} cannot bind for real.
+     */
+    public static final String RANK_CPUS_PROP_NAME = "shmpi.rank.cpus";
+
     private static final String ALLOWED_LIST_KEY = "Cpus_allowed_list:";
 
     private Binding() {
@@ -38,6 +47,32 @@ public final class Binding {
     /** @return the CPUs this process may run on, from {@code /proc/self/status}. */
     public static CpuSet currentAffinity() {
         return currentAffinity(Path.of("/proc/self/status"));
+    }
+
+    /**
+     * Where this process runs as far as placement is concerned: the CPUs of
+     * {@value #RANK_CPUS_PROP_NAME} when set, else {@link #currentAffinity()}.
+     *
+     * @param settings configuration properties
+     * @return the CPUs, non-empty
+     * @throws IllegalArgumentException naming the property if its value is not a non-empty CPU list
+     */
+    public static CpuSet rankCpus(final Properties settings) {
+        final String value = settings.getProperty(RANK_CPUS_PROP_NAME);
+        if (value == null || value.isBlank()) {
+            return currentAffinity();
+        }
+        final CpuSet cpus;
+        try {
+            cpus = CpuSet.parse(value.strip());
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad cpu list: " + RANK_CPUS_PROP_NAME + "=" + value + ", "
+                + e.getMessage(), e);
+        }
+        if (cpus.isEmpty()) {
+            throw new IllegalArgumentException("empty cpu list: " + RANK_CPUS_PROP_NAME + "=" + value);
+        }
+        return cpus;
     }
 
     /**

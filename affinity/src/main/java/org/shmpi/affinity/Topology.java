@@ -525,6 +525,85 @@ public final class Topology {
         return c == null ? -1 : c.nodeId();
     }
 
+    /**
+     * A kind of locality domain: a set of CPUs that share a resource. The domains of one level
+     * are disjoint on real machines; {@link #domains(Level)} lists them.
+     */
+    public enum Level {
+        /** One physical core: its hardware threads. */
+        CORE,
+        /** One level-3 cache instance (data or unified); a package when the topology lists no L3. */
+        L3CACHE,
+        /** One physical package (socket). */
+        PACKAGE,
+        /** One NUMA node. */
+        NUMA
+    }
+
+    /**
+     * The domains of a level, each as its CPUs, in a fixed order that every process reading the
+     * same topology sees: cores by (package, core id), caches by their CPUs, packages and NUMA
+     * nodes by id. A topology that lists no level-3 data or unified cache has the packages as
+     * its {@link Level#L3CACHE} domains.
+     *
+     * @param level the kind of domain
+     * @return the domains, non-empty
+     */
+    public List<CpuSet> domains(final Level level) {
+        Objects.requireNonNull(level, "level");
+        final List<CpuSet> result = new ArrayList<>();
+        switch (level) {
+            case CORE:
+                cores.forEach(core -> result.add(core.threads()));
+                break;
+            case L3CACHE:
+                for (final Cache cache : caches) {
+                    if (cache.level() == 3 && cache.type() != CacheType.INSTRUCTION) {
+                        result.add(cache.cpus());
+                    }
+                }
+                if (result.isEmpty()) {
+                    return domains(Level.PACKAGE);
+                }
+                break;
+            case PACKAGE:
+                final SortedMap<Integer, List<Integer>> byPackage = new TreeMap<>();
+                cpus.forEach(c -> byPackage.computeIfAbsent(c.packageId(), k -> new ArrayList<>()).add(c.id()));
+                byPackage.values().forEach(ids -> result.add(toSet(ids)));
+                break;
+            default:
+                result.addAll(numaNodes.values());
+                break;
+        }
+        return List.copyOf(result);
+    }
+
+    /**
+     * Which domains of a level a process that may run on {@code cpus} runs in: the indexes (into
+     * {@link #domains(Level)}) of the domains that hold at least one of those CPUs, ascending. A
+     * process bound inside one domain gets that domain alone; one that may run on CPUs of several
+     * domains gets all of them, the smallest union of domains that contains every CPU it may run
+     * on. CPUs the topology does not know are ignored; when none is known the answer is every
+     * domain (the process could be anywhere).
+     *
+     * @param level the kind of domain
+     * @param cpus  the CPUs the process is bound to, or may run on
+     * @return domain indexes, non-empty, ascending
+     */
+    public int[] domainsSpanned(final Level level, final CpuSet cpus) {
+        Objects.requireNonNull(cpus, "cpus");
+        final List<CpuSet> all = domains(level);
+        final CpuSet known = cpus.intersect(allCpus);
+        final int[] spanned = new int[all.size()];
+        int n = 0;
+        for (int i = 0; i < all.size(); i++) {
+            if (known.isEmpty() || !all.get(i).intersect(known).isEmpty()) {
+                spanned[n++] = i;
+            }
+        }
+        return Arrays.copyOf(spanned, n);
+    }
+
     /** @return the number of CPUs (hardware threads). */
     public int cpuCount() {
         return cpus.size();

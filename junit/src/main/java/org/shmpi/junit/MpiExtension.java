@@ -47,13 +47,14 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         {
             // Inside one of its class's runs: once, at that run's rank count.
             return Stream.of(new RankCount(classRun.np, onMethod.timeout() > 0 ? onMethod.timeout() : classRun.timeoutS,
-                maxNp));
+                maxNp, classRun.shmrunArgs));
         }
         final int[] np = onMethod.np().length > 0 ? onMethod.np() : DEFAULT_NP;
         final int t = onMethod.timeout() != 0 ? onMethod.timeout() :
             Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S);
         check(np, t, method);
-        return Arrays.stream(np).distinct().mapToObj(n -> new RankCount(n, t, maxNp));
+        final List<String> args = List.of(onMethod.shmrunArgs());
+        return Arrays.stream(np).distinct().mapToObj(n -> new RankCount(n, t, maxNp, args));
     }
 
     @Override
@@ -72,7 +73,8 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
             Settings.getInt(Settings.TIMEOUT, Settings.DEFAULT_TIMEOUT_S);
         check(np, timeout, testClass);
         final int maxNp = Settings.maxNp();
-        return Arrays.stream(np).distinct().mapToObj(n -> new ClassRankCount(n, timeout, maxNp));
+        final List<String> args = List.of(onClass.shmrunArgs());
+        return Arrays.stream(np).distinct().mapToObj(n -> new ClassRankCount(n, timeout, maxNp, args));
     }
 
     @Override
@@ -109,16 +111,19 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         return ConditionEvaluationResult.enabled("np=" + np);
     }
 
-    /** The class's jobs, in the store of the nearest context that is not a method's: closed when it ends. */
-    static JobHolder holder(final ExtensionContext context, final int np)
+    /**
+     * The class's jobs, in the store of the nearest context that is not a method's: closed when it
+     * ends. One per rank count and list of {@code shmrunArgs}.
+     */
+    static JobHolder holder(final ExtensionContext context, final int np, final List<String> shmrunArgs)
     {
         ExtensionContext classContext = context;
         while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent())
         {
             classContext = classContext.getParent().get();
         }
-        return classContext.getStore(NAMESPACE).getOrComputeIfAbsent("jobs." + np, k -> new JobHolder(),
-            JobHolder.class);
+        return classContext.getStore(NAMESPACE).getOrComputeIfAbsent("jobs." + np + " " + shmrunArgs,
+            k -> new JobHolder(), JobHolder.class);
     }
 
     /**
@@ -133,12 +138,15 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
         final int np;
         final int timeoutS;
         private final int maxNp;
+        /** {@link MpiTest#shmrunArgs()}. */
+        final List<String> shmrunArgs;
 
-        RanksRun(final int np, final int timeoutS, final int maxNp)
+        RanksRun(final int np, final int timeoutS, final int maxNp, final List<String> shmrunArgs)
         {
             this.np = np;
             this.timeoutS = timeoutS;
             this.maxNp = maxNp;
+            this.shmrunArgs = shmrunArgs;
         }
 
         public String getDisplayName(final int invocationIndex)
@@ -167,7 +175,8 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
                 throw new IllegalArgumentException("test method " + m + " takes parameters; the ranks run it " +
                     "without any (read MPI.COMM_WORLD for the rank and size)");
             }
-            holder(context, np).run(np, context.getRequiredTestClass().getName(), m.getName(), timeoutS);
+            holder(context, np, shmrunArgs).run(np, shmrunArgs, context.getRequiredTestClass().getName(), m.getName(),
+                timeoutS);
         }
 
         @Override
@@ -191,9 +200,9 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
      */
     static final class ClassRankCount extends RanksRun implements ClassTemplateInvocationContext
     {
-        ClassRankCount(final int np, final int timeoutS, final int maxNp)
+        ClassRankCount(final int np, final int timeoutS, final int maxNp, final List<String> shmrunArgs)
         {
-            super(np, timeoutS, maxNp);
+            super(np, timeoutS, maxNp, shmrunArgs);
         }
 
         @Override
@@ -219,9 +228,9 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
     /** One rank count of one {@code @MpiTest} method. */
     static final class RankCount extends RanksRun implements TestTemplateInvocationContext
     {
-        RankCount(final int np, final int timeoutS, final int maxNp)
+        RankCount(final int np, final int timeoutS, final int maxNp, final List<String> shmrunArgs)
         {
-            super(np, timeoutS, maxNp);
+            super(np, timeoutS, maxNp, shmrunArgs);
         }
 
         @Override
@@ -237,8 +246,8 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
     {
         private TestJob job;
 
-        synchronized void run(final int np, final String className, final String methodName, final int timeoutS)
-            throws Throwable
+        synchronized void run(final int np, final List<String> shmrunArgs, final String className,
+            final String methodName, final int timeoutS) throws Throwable
         {
             if (job != null && job.broken())
             {
@@ -249,7 +258,7 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
             {
                 try
                 {
-                    job = TestJob.start(np);
+                    job = TestJob.start(np, shmrunArgs);
                 }
                 catch (final IOException ex)
                 {

@@ -45,4 +45,15 @@ public @interface MpiTest
      * (default 60).
      */
     int timeout() default 0;
+
+    /**
+     * More {@code shmrun} options for this method's or class's jobs, one word per element, after
+     * those of the setting {@code shmpi.test.shmrun.args}: e.g.
+     * {@code {"--bind-to", "numa", "-Dshmpi.topology.file=src/test/resources/two-nodes.txt"}}
+     * (a topology file given so is the launcher's too, and a relative path is resolved against
+     * the test JVM's working directory). Methods of one class with different options get
+     * different jobs. On a method inside a class annotated {@code @MpiTest}, the class's options
+     * are used.
+     */
+    String[] shmrunArgs() default {};
 }

@@ -85,8 +85,11 @@ final class TestJob implements AutoCloseable
         this.outs = new DataOutputStream[np];
     }
 
-    /** Starts a job of {@code np} ranks and waits until every rank has joined and connected. */
-    static TestJob start(final int np) throws IOException
+    /**
+     * Starts a job of {@code np} ranks, with {@code shmrunArgs} as more launcher options, and
+     * waits until every rank has joined and connected.
+     */
+    static TestJob start(final int np, final List<String> shmrunArgs) throws IOException
     {
         final List<String> classpath = ClassPaths.ofThisJvm();
         final String flags = Settings.jvmFlags();
@@ -138,6 +141,7 @@ final class TestJob implements AutoCloseable
                 cmd.add(a);
             }
             cmd.addAll(words(Settings.get(Settings.SHMRUN_ARGS)));
+            cmd.addAll(shmrunArgs);
             cmd.add("-cp");
             cmd.add(String.join(File.pathSeparator, rest));
             cmd.add(RANK_MAIN);

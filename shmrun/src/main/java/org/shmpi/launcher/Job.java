@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 import org.shmpi.affinity.Binding;
+import org.shmpi.affinity.CpuSet;
 import org.shmpi.affinity.MappingPolicy;
 import org.shmpi.affinity.Topology;
 import org.shmpi.shm.AbortKind;
@@ -190,13 +192,18 @@ final class Job
         for (int rank = 0; rank < options.np; rank++)
         {
             final List<String> cmd = new ArrayList<>();
-            if (placement.binds())
+            if (placement.bindsForReal())
             {
                 cmd.addAll(Binding.taskset(placement.cpusOf(rank)));
             }
             cmd.add(java);
             cmd.addAll(rankJvmFlags);
             cmd.addAll(defaultFlags);
+            final CpuSet placed = placement.placedCpus(rank);
+            if (placed != null && options.rankProperty(Binding.RANK_CPUS_PROP_NAME) == null)
+            {
+                cmd.add("-D" + Binding.RANK_CPUS_PROP_NAME + "=" + placed);
+            }
             cmd.addAll(options.jvmArgs);
             cmd.add("-cp");
             cmd.add(classpath);
@@ -254,23 +261,29 @@ final class Job
 
     private RankPlacement placement()
     {
-        if (options.bindTo == MappingPolicy.NONE)
+        // A topology file given to the ranks (shmrun -Dshmpi.topology.file=F) is the launcher's too,
+        // so that both see the same machine.
+        final Properties settings = new Properties();
+        settings.putAll(System.getProperties());
+        final String topologyFile = options.rankProperty(Topology.TOPOLOGY_FILE_PROP_NAME);
+        if (topologyFile != null)
         {
-            return RankPlacement.unbound("--bind-to none");
+            settings.setProperty(Topology.TOPOLOGY_FILE_PROP_NAME, topologyFile);
         }
         final Topology topology;
         try
         {
-            topology = Topology.detect(System.getProperties());
+            topology = Topology.detect(settings);
         }
         catch (final RuntimeException ex)
         {
-            if (options.bindTo != null)
+            if (options.bindTo != null && options.bindTo != MappingPolicy.NONE)
             {
                 throw ex;
             }
-            // Only the default binding needs the topology: without one, bind nothing.
-            return RankPlacement.unbound("default: topology unknown: " + ex.getMessage());
+            // Only binding needs the topology: without one, bind nothing and tell the ranks nothing.
+            return RankPlacement.unbound(options.bindTo == MappingPolicy.NONE ? "--bind-to none" :
+                "default: topology unknown: " + ex.getMessage());
         }
         return RankPlacement.decide(options.bindTo, topology, options.np);
     }

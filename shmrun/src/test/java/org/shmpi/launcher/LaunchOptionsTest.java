@@ -158,6 +158,35 @@ class LaunchOptionsTest
     }
 
     @Test
+    void aTopologyFileOfAnotherMachineIsPlacedButNotBound()
+    {
+        // 2 NUMA nodes of 2 cores on a launcher that may run on CPUs 0-1 only.
+        final StringBuilder text = new StringBuilder();
+        for (int cpu = 0; cpu < 4; cpu++)
+        {
+            text.append("cpu ").append(cpu).append(" core=").append(cpu).append(" node=").append(cpu / 2).append('\n');
+        }
+        final Topology t = Topology.parse(text.toString());
+        final RankPlacement fake = RankPlacement.decide(null, t, 4, CpuSet.parse("0-1"));
+        assertEquals(MappingPolicy.CORE, fake.policy());
+        assertTrue(fake.simulated());
+        assertFalse(fake.bindsForReal(), "taskset -c 3 would fail here");
+        assertEquals(CpuSet.of(3), fake.placedCpus(3), "the rank is still told where it was placed");
+        assertEquals("placed on CPUs 3 of the topology file, not bound: those CPUs are not all available here " +
+            "(default: 4 ranks on 4 cores)", fake.describe(3));
+
+        final RankPlacement real = RankPlacement.decide(null, t, 2, CpuSet.parse("0-3"));
+        assertTrue(real.bindsForReal());
+        assertEquals(CpuSet.of(1), real.placedCpus(1));
+
+        final RankPlacement unbound = RankPlacement.decide(MappingPolicy.NONE, t, 3, CpuSet.parse("0-1"));
+        assertFalse(unbound.binds());
+        assertFalse(unbound.simulated());
+        assertEquals(CpuSet.parse("0-3"), unbound.placedCpus(2), "an unbound rank may run on every allowed CPU");
+        assertNull(RankPlacement.unbound("--bind-to none").placedCpus(0), "no topology: nothing to tell");
+    }
+
+    @Test
     void jvmDefaultsAreOursUnlessDroppedOrReplaced()
     {
         final List<String> ours = RankJvmDefaults.selected(null, null);
