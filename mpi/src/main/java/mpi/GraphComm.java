@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.shmpi.affinity.NumaPlacement;
+import org.shmpi.affinity.Topology;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 
@@ -40,13 +42,14 @@ public final class GraphComm extends Intracomm
     // ------------------------------------------------------------------------------------------
     // Creation
 
+
     /**
      * Makes the graph over the first {@code index.length} ranks of {@code parent}; the others get a
      * null communicator, and all do if the graph has no nodes. Every member validates and then
      * all exchange their verdict and a digest of the graph before any of them throws, so bad or
      * disagreeing arguments raise an error on every member instead of leaving some waiting.
      */
-    static GraphComm createGraph(final Intracomm parent, final int[] index, final int[] edges)
+    static GraphComm createGraph(final Intracomm parent, final int[] index, final int[] edges, final boolean reorder)
     {
         final int size = parent.getSize();
         final MPIException bad = checkGraph("createGraph", index, edges, size);
@@ -55,7 +58,7 @@ public final class GraphComm extends Intracomm
         final int[] myIndex = bad == null ? index.clone() : new int[0];
         final int[] myEdges = bad == null ? Arrays.copyOf(edges, nedges) : new int[0];
         final int[] mine = {bad == null ? 0 : bad.getErrorClass(), nnodes, nedges,
-            Arrays.hashCode(myIndex) * 31 + Arrays.hashCode(myEdges)};
+            (Arrays.hashCode(myIndex) * 31 + Arrays.hashCode(myEdges)) * 31 + Boolean.hashCode(reorder)};
         final int[] all = parent.allgatherInts(mine, BlockedCall.BARRIER);
         throwIfAnyBad("createGraph", bad, all, 4);
         for (int r = 0; r < size; r++)
@@ -67,11 +70,34 @@ public final class GraphComm extends Intracomm
             }
         }
         final GraphComm g = new GraphComm(myIndex, myEdges, null);
+        final int[] members = Arrays.copyOf(parent.members, nnodes);
+        if (reorder && nnodes > 1)
+        {
+            // As createCart: nodes that share edges go to processes on one NUMA node where that cuts
+            // edges between nodes; every member takes part in finding where each one runs.
+            final int[] node = Arrays.copyOf(Locality.groups(parent, Topology.Level.NUMA), nnodes);
+            final NumaPlacement.Graph graph = new NumaPlacement.Graph(nnodes);
+            for (int v = 0; v < nnodes; v++)
+            {
+                for (int e = v == 0 ? 0 : myIndex[v - 1]; e < myIndex[v]; e++)
+                {
+                    if (myEdges[e] != v)
+                    {
+                        graph.addEdge(v, myEdges[e], 1);
+                    }
+                }
+            }
+            final int[] processOfRank = NumaPlacement.place(node, graph);
+            for (int r = 0; r < nnodes; r++)
+            {
+                members[r] = parent.members[processOfRank[r]];
+            }
+        }
         if (parent.getRank() >= nnodes)
         {
             return g; // not bound: null
         }
-        return parent.createOn(Arrays.copyOf(parent.members, nnodes), g, "graph of " + parent.getName());
+        return parent.createOn(members, g, "graph of " + parent.getName());
     }
 
     /**

@@ -216,8 +216,10 @@ public class Intracomm extends Comm
 
     /**
      * Java binding of {@code MPI_GRAPH_CREATE}: a graph communicator over the first
-     * {@code nnodes = index.length} ranks, node {@code i} being rank {@code i} ({@code reorder} is
-     * a hint not acted on yet: ranks keep their order). {@code index[i]} is the number of edges of
+     * {@code nnodes = index.length} ranks, node {@code i} being rank {@code i}. With
+     * {@code reorder}, the graph's processes (the first {@code nnodes} ranks) swap ranks as
+     * {@link #createCart} does, so that nodes joined by edges run on one NUMA node where that
+     * cuts edges between NUMA nodes (nothing moves when all run on one). {@code index[i]} is the number of edges of
      * nodes 0 to {@code i}; {@code edges} lists each node's neighbours in turn (entries past
      * {@code index[nnodes - 1]} are ignored). Ranks from {@code nnodes} on get a null communicator,
      * and all ranks do if {@code nnodes} is 0. More nodes than processes, a decreasing or negative
@@ -229,7 +231,7 @@ public class Intracomm extends Comm
         try
         {
             check();
-            return GraphComm.createGraph(this, index, edges);
+            return GraphComm.createGraph(this, index, edges, reorder);
         }
         catch (final RuntimeException ex)
         {

@@ -14,6 +14,7 @@ import org.shmpi.affinity.Topology;
 import org.shmpi.junit.MpiTest;
 
 import mpi.CartComm;
+import mpi.GraphComm;
 import mpi.Comm;
 import mpi.Group;
 import mpi.Intracomm;
@@ -162,6 +163,34 @@ class LocalityTest
             plain.free();
             reordered.free();
         }
+
+        // A chain graph 0 - 1 - ... - n-1 with reorder: node 0's processes take the first half
+        // of the chain, node 1's the second, so one edge crosses between nodes instead of n - 1.
+        final int[] index = new int[n];
+        final int[] edges = new int[2 * (n - 1)];
+        for (int v = 0, e = 0; v < n; v++)
+        {
+            if (v > 0)
+            {
+                edges[e++] = v - 1;
+            }
+            if (v < n - 1)
+            {
+                edges[e++] = v + 1;
+            }
+            index[v] = e;
+        }
+        final GraphComm chain = MPI.COMM_WORLD.createGraph(index, edges, true);
+        assertEquals(me % 2 == 0 ? me / 2 : n / 2 + me / 2, chain.getRank(), "graph rank after reorder");
+        final int[] world = worldRanks(chain);
+        int cut = 0;
+        for (int v = 0; v + 1 < n; v++)
+        {
+            cut += world[v] % 2 != world[v + 1] % 2 ? 1 : 0;
+        }
+        assertEquals(1, cut, "chain edges between the two nodes");
+        assertArrayEquals(new int[] {1}, chain.getNeighbors(0), "the topology is the one given");
+        chain.free();
     }
 
     /** Neighbour pairs (each counted once, from its lower grid rank) on different nodes (world rank parity). */
