@@ -52,6 +52,15 @@ final class Buffers
      */
     static long bytes(final Object buf, final int count, final Datatype type)
     {
+        return bytesAt(buf, 0, count, type);
+    }
+
+    /**
+     * As {@link #bytes}, for {@code count} items starting {@code at} bytes into the buffer (a
+     * block of a gather or an all-to-all): every byte they touch must lie in the buffer.
+     */
+    static long bytesAt(final Object buf, final long at, final int count, final Datatype type)
+    {
         if (count < 0)
         {
             throw new MPIException(ErrorClass.ERR_COUNT, "negative count: count=" + count);
@@ -94,8 +103,12 @@ final class Buffers
         if (type.derived)
         {
             // Every byte the type map touches must lie in the buffer: checked before anything moves.
-            final long low = type.map.touchedLow(count);
-            final long high = type.map.touchedHigh(count);
+            if (count == 0)
+            {
+                return 0;
+            }
+            final long low = at + type.map.touchedLow(count);
+            final long high = at + type.map.touchedHigh(count);
             if (low < 0 || high > capacityBytes)
             {
                 throw new MPIException(ErrorClass.ERR_BUFFER, "datatype runs outside the buffer: count=" + count +
@@ -104,10 +117,11 @@ final class Buffers
             }
             return bytes;
         }
-        if (bytes > capacityBytes)
+        if (bytes > 0 && (at < 0 || at + bytes > capacityBytes))
         {
             throw new MPIException(ErrorClass.ERR_BUFFER, "buffer too small for count: count=" + count +
-                ", datatype=" + type.getName() + ", neededBytes=" + bytes + ", bufferBytes=" + capacityBytes);
+                ", datatype=" + type.getName() + ", atByte=" + at + ", neededBytes=" + bytes + ", bufferBytes=" +
+                capacityBytes);
         }
         return bytes;
     }

@@ -3,6 +3,7 @@ package mpi;
 import java.lang.ref.Reference;
 import java.nio.Buffer;
 
+import org.shmpi.coll.Members;
 import org.shmpi.coll.Schedule;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.JobAbortedException;
@@ -885,6 +886,824 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             final int from = members[(myRank - dist + n) % n];
             engine.send(collContext, to, k, none, base, 0, call);
             engine.recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_IBARRIER}: returns at once; the request completes when every
+     * member has called it.
+     */
+    public final Request iBarrier()
+    {
+        return nonblocking(() -> Collectives.iBarrier(this, false));
+    }
+
+    /** + Java binding of {@code MPI_BARRIER_INIT} (MPI-4 persistent collective). */
+    public final Prequest barrierInit()
+    {
+        return persistent(() -> Collectives.iBarrier(this, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_LOCAL}: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} for
+     * {@code count} items of {@code type}, on this process only.
+     */
+    public static void reduceLocal(final Object inBuf, final Object inOutBuf, final int count, final Datatype type,
+        final Op op)
+    {
+        MPI.check();
+        try
+        {
+            Collectives.reduceLocal(inBuf, inOutBuf, count, type, op);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw MPI.COMM_SELF.handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_BCAST}: broadcasts {@code count} items of {@code buf} from {@code root} to every member's {@code buf}. Blocks until this member's part is done. Collective.
+     */
+    public final void bcast(final Object buf, final int count, final Datatype type, final int root)
+    {
+        collective(() -> Collectives.bcast(this, buf, count, type, root, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_BCAST}, nonblocking ({@code MPI_IBCAST}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iBcast(final Buffer buf, final int count, final Datatype type, final int root)
+    {
+        return nonblocking(() -> Collectives.bcast(this, buf, count, type, root, false));
+    }
+
+    /** + {@link #iBcast} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iBcast(final Object buf, final int count, final Datatype type, final int root)
+    {
+        return nonblocking(() -> Collectives.bcast(this, buf, count, type, root, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_BCAST_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest bcastInit(final Object buf, final int count, final Datatype type, final int root)
+    {
+        return persistent(() -> Collectives.bcast(this, buf, count, type, root, false), buf);
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHER}: the root receives each member's {@code sendcount} items, in rank order, in {@code recvbuf} ({@code recvcount} items per rank). Blocks until this member's part is done. Collective.
+     */
+    public final void gather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        collective(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHER}, nonblocking ({@code MPI_IGATHER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /** + {@link #iGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_GATHER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest gatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return persistent(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHER with MPI_IN_PLACE}: on the root, {@code buf} is the receive buffer and the root's own block is already in place; elsewhere {@code buf} holds the {@code count} items sent. Blocks until this member's part is done. Collective.
+     */
+    public final void gather(final Object buf, final int count, final Datatype type, final int root)
+    {
+        collective(() -> Collectives.gather(this, buf, count, type, buf, count, type, root, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHER}, nonblocking ({@code MPI_IGATHER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iGather(final Buffer buf, final int count, final Datatype type, final int root)
+    {
+        return nonblocking(() -> Collectives.gather(this, buf, count, type, buf, count, type, root, true, false));
+    }
+
+    /** + {@link #iGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iGather(final Object buf, final int count, final Datatype type, final int root)
+    {
+        return nonblocking(() -> Collectives.gather(this, buf, count, type, buf, count, type, root, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHERV}: the root receives rank r's items at item {@code displs[r]} of {@code recvbuf} ({@code recvcount[r]} items). Blocks until this member's part is done. Collective.
+     */
+    public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    {
+        collective(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHERV}, nonblocking ({@code MPI_IGATHERV}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, false));
+    }
+
+    /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_GATHERV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest gathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    {
+        return persistent(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHERV with MPI_IN_PLACE, on the root}: the root's own block is already in place in {@code recvbuf}; the other members call the form with a send buffer. Blocks until this member's part is done. Collective.
+     */
+    public final void gatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    {
+        collective(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHERV}, nonblocking ({@code MPI_IGATHERV}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, false));
+    }
+
+    /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iGatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHERV, on the members other than the root}: sends {@code sendcount} items to the root, which calls a form with receive counts. Blocks until this member's part is done. Collective.
+     */
+    public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
+    {
+        collective(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_GATHERV,}, nonblocking ({@code MPI_IGATHERV,}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, false));
+    }
+
+    /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
+    {
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTER}: rank r receives the r-th block of {@code sendcount} items of the root's {@code sendbuf}. Blocks until this member's part is done. Collective.
+     */
+    public final void scatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        collective(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTER}, nonblocking ({@code MPI_ISCATTER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iScatter(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /** + {@link #iScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iScatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_SCATTER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest scatterInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return persistent(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTER with MPI_IN_PLACE}: on the root, {@code buf} is the send buffer and its own block stays where it is; elsewhere {@code buf} receives {@code count} items. Blocks until this member's part is done. Collective.
+     */
+    public final void scatter(final Object buf, final int count, final Datatype type, final int root)
+    {
+        collective(() -> Collectives.scatter(this, buf, count, type, buf, count, type, root, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTER}, nonblocking ({@code MPI_ISCATTER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iScatter(final Buffer buf, final int count, final Datatype type, final int root)
+    {
+        return nonblocking(() -> Collectives.scatter(this, buf, count, type, buf, count, type, root, true, false));
+    }
+
+    /** + {@link #iScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iScatter(final Object buf, final int count, final Datatype type, final int root)
+    {
+        return nonblocking(() -> Collectives.scatter(this, buf, count, type, buf, count, type, root, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTERV}: rank r receives {@code sendcount[r]} items from item {@code displs[r]} of the root's {@code sendbuf}. Blocks until this member's part is done. Collective.
+     */
+    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        collective(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTERV}, nonblocking ({@code MPI_ISCATTERV}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_SCATTERV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest scattervInit(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return persistent(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTERV with MPI_IN_PLACE, on the root}: the root's own block stays in {@code sendbuf}; the other members call the form with a receive buffer. Blocks until this member's part is done. Collective.
+     */
+    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final int root)
+    {
+        collective(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTERV}, nonblocking ({@code MPI_ISCATTERV}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, false));
+    }
+
+    /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTERV, on the members other than the root}: receives {@code recvcount} items from the root, which calls a form with send counts. Blocks until this member's part is done. Collective.
+     */
+    public final void scatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        collective(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCATTERV,}, nonblocking ({@code MPI_ISCATTERV,}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iScatterv(final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iScatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    {
+        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHER}: every member receives every member's {@code sendcount} items, in rank order. Blocks until this member's part is done. Collective.
+     */
+    public final void allGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        collective(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHER}, nonblocking ({@code MPI_IALLGATHER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, false));
+    }
+
+    /** + {@link #iAllGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_ALLGATHER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest allGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHER with MPI_IN_PLACE}: each member's own block of {@code count} items is already in place in {@code buf}. Blocks until this member's part is done. Collective.
+     */
+    public final void allGather(final Object buf, final int count, final Datatype type)
+    {
+        collective(() -> Collectives.allGather(this, buf, count, type, buf, count, type, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHER}, nonblocking ({@code MPI_IALLGATHER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllGather(final Buffer buf, final int count, final Datatype type)
+    {
+        return nonblocking(() -> Collectives.allGather(this, buf, count, type, buf, count, type, true, false));
+    }
+
+    /** + {@link #iAllGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllGather(final Object buf, final int count, final Datatype type)
+    {
+        return nonblocking(() -> Collectives.allGather(this, buf, count, type, buf, count, type, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHERV}: every member receives rank r's items at item {@code displs[r]} of {@code recvbuf}. Blocks until this member's part is done. Collective.
+     */
+    public final void allGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        collective(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHERV}, nonblocking ({@code MPI_IALLGATHERV}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, false));
+    }
+
+    /** + {@link #iAllGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_ALLGATHERV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest allGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHERV with MPI_IN_PLACE}: each member's own block is already in place in {@code recvbuf}. Blocks until this member's part is done. Collective.
+     */
+    public final void allGatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        collective(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLGATHERV}, nonblocking ({@code MPI_IALLGATHERV}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, false));
+    }
+
+    /** + {@link #iAllGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllGatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLTOALL}: block r of {@code sendbuf} goes to rank r; block r of {@code recvbuf} comes from rank r. Blocks until this member's part is done. Collective.
+     */
+    public final void allToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        collective(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLTOALL}, nonblocking ({@code MPI_IALLTOALL}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    /** + {@link #iAllToAll} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_ALLTOALL_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest allToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLTOALLV}: as allToAll with a count and a displacement (in items) per rank on both sides. Blocks until this member's part is done. Collective.
+     */
+    public final void allToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        collective(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLTOALLV}, nonblocking ({@code MPI_IALLTOALLV}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllToAllv(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+    }
+
+    /** + {@link #iAllToAllv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_ALLTOALLV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest allToAllvInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLTOALLW}: as allToAllv with a datatype per rank and displacements in bytes. Blocks until this member's part is done. Collective.
+     */
+    public final void allToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        collective(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLTOALLW}, nonblocking ({@code MPI_IALLTOALLW}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllToAllw(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+    }
+
+    /** + {@link #iAllToAllw} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_ALLTOALLW_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest allToAllwInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        return persistent(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE}: the root receives in {@code recvbuf} the reduction by {@code op} of every member's {@code sendbuf}, applied in rank order. Blocks until this member's part is done. Collective.
+     */
+    public final void reduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root)
+    {
+        collective(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE}, nonblocking ({@code MPI_IREDUCE}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op, final int root)
+    {
+        return nonblocking(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+    }
+
+    /** + {@link #iReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root)
+    {
+        return nonblocking(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_REDUCE_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest reduceInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root)
+    {
+        return persistent(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE with MPI_IN_PLACE}: on the root, {@code buf} holds its contribution and receives the result; elsewhere it holds the contribution. Blocks until this member's part is done. Collective.
+     */
+    public final void reduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
+    {
+        collective(() -> Collectives.reduce(this, buf, buf, count, type, op, root, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE}, nonblocking ({@code MPI_IREDUCE}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iReduce(final Buffer buf, final int count, final Datatype type, final Op op, final int root)
+    {
+        return nonblocking(() -> Collectives.reduce(this, buf, buf, count, type, op, root, true, false));
+    }
+
+    /** + {@link #iReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iReduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
+    {
+        return nonblocking(() -> Collectives.reduce(this, buf, buf, count, type, op, root, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLREDUCE}: every member receives the reduction by {@code op} of every member's {@code sendbuf}, the same bits on every member. Blocks until this member's part is done. Collective.
+     */
+    public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLREDUCE}, nonblocking ({@code MPI_IALLREDUCE}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+    }
+
+    /** + {@link #iAllReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_ALLREDUCE_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest allReduceInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLREDUCE with MPI_IN_PLACE}: {@code buf} holds each member's contribution and receives the result. Blocks until this member's part is done. Collective.
+     */
+    public final void allReduce(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.allReduce(this, buf, buf, count, type, op, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_ALLREDUCE}, nonblocking ({@code MPI_IALLREDUCE}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iAllReduce(final Buffer buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.allReduce(this, buf, buf, count, type, op, true, false));
+    }
+
+    /** + {@link #iAllReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iAllReduce(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.allReduce(this, buf, buf, count, type, op, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER}: the reduction of every member's {@code sendbuf} is split into blocks of {@code recvcounts[r]} items, block r to rank r. Blocks until this member's part is done. Collective.
+     */
+    public final void reduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER}, nonblocking ({@code MPI_IREDUCE_SCATTER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iReduceScatter(final Buffer sendbuf, final Buffer recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+    }
+
+    /** + {@link #iReduceScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_REDUCE_SCATTER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest reduceScatterInit(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER with MPI_IN_PLACE}: {@code buf} holds the contribution, and this member's block of the result is written at its start. Blocks until this member's part is done. Collective.
+     */
+    public final void reduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER}, nonblocking ({@code MPI_IREDUCE_SCATTER}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iReduceScatter(final Buffer buf, final int[] counts, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, false));
+    }
+
+    /** + {@link #iReduceScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iReduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}: as reduceScatter with {@code recvcount} items for every rank. Blocks until this member's part is done. Collective.
+     */
+    public final void reduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}, nonblocking ({@code MPI_IREDUCE_SCATTER_BLOCK}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iReduceScatterBlock(final Buffer sendbuf, final Buffer recvbuf, final int recvcount, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, false));
+    }
+
+    /** + {@link #iReduceScatterBlock} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_REDUCE_SCATTER_BLOCK_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest reduceScatterBlockInit(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK with MPI_IN_PLACE}: {@code buf} holds the contribution, and this member's block of the result is written at its start. Blocks until this member's part is done. Collective.
+     */
+    public final void reduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}, nonblocking ({@code MPI_IREDUCE_SCATTER_BLOCK}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iReduceScatterBlock(final Buffer buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+    }
+
+    /** + {@link #iReduceScatterBlock} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iReduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+    }
+
+    /** Internal tags of the collective operations: {@code COLL_TAG_BASE + 1024 * (sequence mod 2^16)}. */
+    private static final int COLL_TAG_BASE = 1 << 27;
+
+    /** Collective operations started on this communicator so far; every member counts the same. */
+    private int collectiveSequence;
+
+    /**
+     * The members of the next collective operation on this communicator, on its collective
+     * context with a tag of its own, so that operations in progress at once never take each
+     * other's messages (MPI has every member start them in the same order).
+     */
+    final Members collectiveMembers()
+    {
+        final int sequence;
+        synchronized (this)
+        {
+            sequence = collectiveSequence++;
+        }
+        return new Members(engine(), members, myRank, collContextId, COLL_TAG_BASE + 1024 * (sequence & 0xFFFF));
+    }
+
+    /** Runs a blocking collective, raising its failure through the error handler. */
+    final void collective(final java.util.function.Supplier<Request> operation)
+    {
+        try
+        {
+            operation.get();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Starts a nonblocking collective, raising a failure to start through the error handler. */
+    final Request nonblocking(final java.util.function.Supplier<Request> operation)
+    {
+        try
+        {
+            return operation.get();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** A persistent collective: each start runs {@code operation} as a nonblocking collective. */
+    final Prequest persistent(final java.util.function.Supplier<Request> operation, final Object... keep)
+    {
+        try
+        {
+            check();
+            return new Prequest(this, () -> nonblocking(operation), keep);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
         }
     }
 

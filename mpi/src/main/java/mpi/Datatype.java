@@ -158,6 +158,32 @@ public final class Datatype implements Freeable, Cloneable
         return n;
     }
 
+    /** {@link #uniformKind()}, once known; -2 before. */
+    private volatile int uniformKind = -2;
+
+    /**
+     * The one basic kind every element of this type has (what a predefined reduction applies
+     * to), or -1 when its elements are of several kinds or it has none.
+     */
+    int uniformKind()
+    {
+        int k = uniformKind;
+        if (k == -2)
+        {
+            k = -1;
+            if (map != null)
+            {
+                final long[][] sig = map.signature();
+                if (sig.length == 1 && sig[0][1] > 0)
+                {
+                    k = (int)sig[0][0];
+                }
+            }
+            uniformKind = k;
+        }
+        return k;
+    }
+
     /** The copy program of this type's items. */
     DataLayout layout()
     {

@@ -1,5 +1,7 @@
 package mpi;
 
+import java.nio.Buffer;
+
 /**
  * An intra-communicator: a single group of ranks. Java binding of an {@code MPI_Comm} that is
  * not an inter-communicator. {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} are instances.
@@ -337,5 +339,115 @@ public class Intracomm extends Comm
             }
         }
         return sub.clone();
+    }
+
+    /**
+     * Java binding of {@code MPI_SCAN}: rank r receives the reduction of the contributions of ranks 0 to r, in rank order. Blocks until this member's part is done. Collective.
+     */
+    public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCAN}, nonblocking ({@code MPI_ISCAN}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+    }
+
+    /** + {@link #iScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_SCAN_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest scanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_SCAN with MPI_IN_PLACE}: {@code buf} holds the contribution and receives the result. Blocks until this member's part is done. Collective.
+     */
+    public final void scan(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.scan(this, buf, buf, count, type, op, false, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_SCAN}, nonblocking ({@code MPI_ISCAN}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iScan(final Buffer buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, false, true, false));
+    }
+
+    /** + {@link #iScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iScan(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, false, true, false));
+    }
+
+    /**
+     * Java binding of {@code MPI_EXSCAN}: rank r receives the reduction of the contributions of ranks 0 to r - 1; rank 0's {@code recvbuf} is left as it is. Blocks until this member's part is done. Collective.
+     */
+    public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_EXSCAN}, nonblocking ({@code MPI_IEXSCAN}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iExScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+    }
+
+    /** + {@link #iExScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_EXSCAN_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * runs the operation once on the buffers given here.
+     */
+    public final Prequest exScanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_EXSCAN with MPI_IN_PLACE}: {@code buf} holds the contribution and receives the result. Blocks until this member's part is done. Collective.
+     */
+    public final void exScan(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        collective(() -> Collectives.scan(this, buf, buf, count, type, op, true, true, true));
+    }
+
+    /**
+     * Java binding of {@code MPI_EXSCAN}, nonblocking ({@code MPI_IEXSCAN}): returns at once; the buffers
+     * must not be touched until the request completes.
+     */
+    public final Request iExScan(final Buffer buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, true, true, false));
+    }
+
+    /** + {@link #iExScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    public final Request iExScan(final Object buf, final int count, final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, true, true, false));
     }
 }

@@ -1,0 +1,730 @@
+package mpi;
+
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.agrona.UnsafeApi;
+import org.shmpi.coll.Allgatherv;
+import org.shmpi.coll.Alltoallv;
+import org.shmpi.coll.Bcast;
+import org.shmpi.coll.Collective;
+import org.shmpi.coll.Gatherv;
+import org.shmpi.coll.Members;
+import org.shmpi.coll.Reduce;
+import org.shmpi.coll.Reducer;
+import org.shmpi.coll.Scan;
+import org.shmpi.coll.Schedule;
+import org.shmpi.coll.Scatterv;
+import org.shmpi.shm.BlockedCall;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.shm.reduce.Reductions;
+
+/**
+ * The collective operations of {@link Comm} and {@link Intracomm}, between the public API and
+ * the algorithms of {@code org.shmpi.coll}: arguments are checked (and an error raised) before
+ * anything moves; each process's data is packed into a byte array through its datatype, the
+ * algorithm runs on packed bytes, and the results are unpacked into the user's buffers by the
+ * schedule's last step. Each operation is written once and serves the blocking call (the
+ * schedule runs on the caller's thread), the nonblocking one (the progress engine runs it; the
+ * request keeps the buffers reachable) and the persistent one (a new schedule per start).
+ */
+final class Collectives
+{
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+
+    private Collectives()
+    {
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Running
+
+    /** Runs {@code c}: to completion here when {@code blocking} (returns null), else in the progress engine. */
+    private static Request run(final Comm comm, final Members m, final Collective c, final String role,
+        final boolean blocking, final Object... keep)
+    {
+        final Schedule s = c.schedule(m, role);
+        if (blocking)
+        {
+            s.runToCompletion(BlockedCall.BARRIER);
+            return null;
+        }
+        s.start();
+        return new Request(comm, s.request(), keep);
+    }
+
+    private static void checkIntra(final Comm comm, final String call)
+    {
+        comm.check();
+        if (comm.isInter())
+        {
+            throw new MPIException(ErrorClass.ERR_COMM, call + ": collectives other than barrier are not yet " +
+                "available on inter-communicators: " + comm.getName());
+        }
+    }
+
+    private static void checkRoot(final Comm comm, final int root)
+    {
+        if (root < 0 || root >= comm.getSize())
+        {
+            throw new MPIException(ErrorClass.ERR_ROOT, "invalid root: root=" + root + ", size=" + comm.getSize());
+        }
+    }
+
+    private static int[] checkedCounts(final int[] counts, final int n, final String what)
+    {
+        if (counts == null || counts.length < n)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, what + " must have an entry per rank: size=" + n);
+        }
+        for (int i = 0; i < n; i++)
+        {
+            if (counts[i] < 0)
+            {
+                throw new MPIException(ErrorClass.ERR_COUNT, what + "[" + i + "] is negative: " + counts[i]);
+            }
+        }
+        return counts;
+    }
+
+    private static int[] checkedDispls(final int[] displs, final int n, final String what)
+    {
+        if (displs == null || displs.length < n)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, what + " must have an entry per rank: size=" + n);
+        }
+        return displs;
+    }
+
+    private static int intBytes(final long bytes)
+    {
+        if (bytes > Integer.MAX_VALUE - 16)
+        {
+            throw new MPIException(ErrorClass.ERR_COUNT, "a collective moves at most 2 GiB per process: bytes=" + bytes);
+        }
+        return (int)bytes;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Packing: a block of count items of type at element offset displ (in the type's extent)
+
+    /** Byte offset of item {@code displ} of {@code type}. */
+    private static long at(final Datatype type, final long displ)
+    {
+        return displ * extentBytes(type);
+    }
+
+    static long extentBytes(final Datatype type)
+    {
+        return type.map == null ? 0 : type.map.extent();
+    }
+
+    /** Checks that {@code count} items at byte offset {@code at} lie in {@code buf}; returns their packed bytes. */
+    private static int check(final Object buf, final long at, final int count, final Datatype type)
+    {
+        return intBytes(Buffers.bytesAt(buf, at, count, type));
+    }
+
+    private static void pack(final Object buf, final long at, final Datatype type, final byte[] into,
+        final int intoOffset, final int bytes)
+    {
+        if (bytes > 0)
+        {
+            type.layout().pack(Buffers.base(buf), Buffers.offset(buf) + at, 0, into, BYTES + intoOffset, bytes);
+        }
+    }
+
+    private static void unpack(final byte[] from, final int fromOffset, final int bytes, final Object buf,
+        final long at, final Datatype type)
+    {
+        if (bytes > 0)
+        {
+            type.layout().unpack(from, BYTES + fromOffset, bytes, Buffers.base(buf), Buffers.offset(buf) + at, 0);
+        }
+    }
+
+    private static byte[] packed(final Object buf, final long at, final int count, final Datatype type)
+    {
+        final int bytes = check(buf, at, count, type);
+        final byte[] out = new byte[bytes];
+        pack(buf, at, type, out, 0, bytes);
+        return out;
+    }
+
+    private static int[] prefix(final int[] lengths)
+    {
+        final int[] offsets = new int[lengths.length];
+        long total = 0;
+        for (int i = 0; i < lengths.length; i++)
+        {
+            offsets[i] = intBytes(total);
+            total += lengths[i];
+        }
+        intBytes(total);
+        return offsets;
+    }
+
+    private static int sum(final int[] values)
+    {
+        long total = 0;
+        for (final int v : values)
+        {
+            total += v;
+        }
+        return intBytes(total);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Reductions
+
+    /**
+     * The reduction of {@code op} on items of {@code type}: a predefined op runs its kernel on
+     * the type's elements, which must all be of one basic kind that MPI allows for the op; a
+     * user op runs its function (arrays when {@code arrays}, else byte buffers).
+     */
+    static Reducer reducer(final Op op, final Datatype type, final boolean arrays)
+    {
+        if (op == null || op.isNull())
+        {
+            throw new MPIException(ErrorClass.ERR_OP, "null or freed operation: " + op);
+        }
+        if (op.function != null)
+        {
+            return userReducer(op.function, type, arrays);
+        }
+        if (op.code == Reductions.REPLACE || op.code == Reductions.NO_OP)
+        {
+            throw new MPIException(ErrorClass.ERR_OP, Reductions.name(op.code) + " is for one-sided accumulates only");
+        }
+        final int kind = type.uniformKind();
+        final Reductions.Kernel kernel = kind < 0 ? null : Reductions.kernel(op.code, kind);
+        if (kernel == null)
+        {
+            throw new MPIException(ErrorClass.ERR_OP, Reductions.name(op.code) + " is not defined on " +
+                type.getName() + (kind < 0 ? " (elements of several kinds)" : ""));
+        }
+        final long perItem = type.size / BasicKind.size(kind);
+        return (in, inOffset, inout, inoutOffset, items) ->
+            kernel.apply(in, BYTES + inOffset, inout, BYTES + inoutOffset, items * perItem);
+    }
+
+    private static Reducer userReducer(final UserFunction f, final Datatype type, final boolean arrays)
+    {
+        final int base = type.id;
+        final int baseSize = BasicKind.size(base);
+        final Class<?> arrayType = primitiveArray(base);
+        final boolean useArrays = arrays && arrayType != null;
+        return (in, inOffset, inout, inoutOffset, items) ->
+        {
+            final int bytes = intBytes((long)items * type.size);
+            if (useArrays)
+            {
+                final int elements = bytes / baseSize;
+                final Object a = Array.newInstance(arrayType.getComponentType(), elements);
+                final Object b = Array.newInstance(arrayType.getComponentType(), elements);
+                final long arrayBase = UnsafeApi.arrayBaseOffset(arrayType);
+                UnsafeApi.copyMemory(in, BYTES + inOffset, a, arrayBase, bytes);
+                UnsafeApi.copyMemory(inout, BYTES + inoutOffset, b, arrayBase, bytes);
+                try
+                {
+                    f.call(a, b, items, type);
+                }
+                catch (final UnsupportedOperationException notThisForm)
+                {
+                    callWithBuffers(f, in, inOffset, inout, inoutOffset, bytes, items, type);
+                    return;
+                }
+                UnsafeApi.copyMemory(b, arrayBase, inout, BYTES + inoutOffset, bytes);
+                return;
+            }
+            try
+            {
+                callWithBuffers(f, in, inOffset, inout, inoutOffset, bytes, items, type);
+            }
+            catch (final UnsupportedOperationException notThisForm)
+            {
+                if (arrayType == null)
+                {
+                    throw notThisForm;
+                }
+                final int elements = bytes / baseSize;
+                final Object a = Array.newInstance(arrayType.getComponentType(), elements);
+                final Object b = Array.newInstance(arrayType.getComponentType(), elements);
+                final long arrayBase = UnsafeApi.arrayBaseOffset(arrayType);
+                UnsafeApi.copyMemory(in, BYTES + inOffset, a, arrayBase, bytes);
+                UnsafeApi.copyMemory(inout, BYTES + inoutOffset, b, arrayBase, bytes);
+                f.call(a, b, items, type);
+                UnsafeApi.copyMemory(b, arrayBase, inout, BYTES + inoutOffset, bytes);
+            }
+        };
+    }
+
+    private static void callWithBuffers(final UserFunction f, final byte[] in, final int inOffset, final byte[] inout,
+        final int inoutOffset, final int bytes, final int items, final Datatype type)
+    {
+        final ByteBuffer a = ByteBuffer.wrap(in, inOffset, bytes).slice().order(ByteOrder.nativeOrder());
+        final ByteBuffer b = ByteBuffer.wrap(inout, inoutOffset, bytes).slice().order(ByteOrder.nativeOrder());
+        f.call(a, b, items, type);
+    }
+
+    /** The Java array class of a basic kind's elements, or null for the pair and complex kinds. */
+    private static Class<?> primitiveArray(final int kind)
+    {
+        switch (kind)
+        {
+            case BasicKind.BYTE: return byte[].class;
+            case BasicKind.CHAR: return char[].class;
+            case BasicKind.SHORT: return short[].class;
+            case BasicKind.BOOLEAN: return boolean[].class;
+            case BasicKind.INT: return int[].class;
+            case BasicKind.LONG: return long[].class;
+            case BasicKind.FLOAT: return float[].class;
+            case BasicKind.DOUBLE: return double[].class;
+            default: return null;
+        }
+    }
+
+    private static boolean isArray(final Object buf)
+    {
+        return buf != null && buf.getClass().isArray();
+    }
+
+    /** Java binding of {@code MPI_REDUCE_LOCAL}: {@code inoutbuf = inbuf op inoutbuf}, element-wise, locally. */
+    static void reduceLocal(final Object inbuf, final Object inoutbuf, final int count, final Datatype type, final Op op)
+    {
+        final Reducer r = reducer(op, type, isArray(inoutbuf));
+        final byte[] a = packed(inbuf, 0, count, type);
+        final byte[] b = packed(inoutbuf, 0, count, type);
+        r.apply(a, 0, b, 0, count);
+        unpack(b, 0, b.length, inoutbuf, 0, type);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // The operations. inPlace: the MPI_IN_PLACE forms, whose send data is in the receive buffer.
+
+    static Request iBarrier(final Comm comm, final boolean blocking)
+    {
+        checkIntra(comm, "iBarrier");
+        final Members m = comm.collectiveMembers();
+        return run(comm, m, new org.shmpi.coll.Barrier(m), "barrier", blocking);
+    }
+
+    static Request bcast(final Comm comm, final Object buf, final int count, final Datatype type, final int root,
+        final boolean blocking)
+    {
+        checkIntra(comm, "bcast");
+        checkRoot(comm, root);
+        final int bytes = check(buf, 0, count, type);
+        final Members m = comm.collectiveMembers();
+        final boolean isRoot = comm.getRank() == root;
+        final byte[] data = isRoot ? packed(buf, 0, count, type) : new byte[bytes];
+        final Collective c = new Bcast(m, root, data, 0, bytes).then(s ->
+        {
+            if (!isRoot)
+            {
+                unpack(data, 0, bytes, buf, 0, type);
+            }
+            return null;
+        });
+        return run(comm, m, c, "bcast", blocking, buf);
+    }
+
+    static Request gather(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
+        final boolean blocking)
+    {
+        final int n = comm.getSize();
+        final int[] counts = new int[n];
+        final int[] displs = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            counts[i] = rcount;
+            displs[i] = i * rcount;
+        }
+        return gatherv(comm, sendbuf, scount, stype, recvbuf, counts, displs, rtype, root, inPlace, blocking);
+    }
+
+    static Request gatherv(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int[] rcounts, final int[] displs, final Datatype rtype, final int root,
+        final boolean inPlace, final boolean blocking)
+    {
+        checkIntra(comm, "gatherv");
+        checkRoot(comm, root);
+        final int n = comm.getSize();
+        final int me = comm.getRank();
+        final boolean isRoot = me == root;
+        int[] lengths = null;
+        int[] offsets = null;
+        byte[] all = null;
+        final byte[] mine;
+        if (isRoot)
+        {
+            checkedCounts(rcounts, n, "recvcount");
+            checkedDispls(displs, n, "displs");
+            lengths = new int[n];
+            for (int r = 0; r < n; r++)
+            {
+                lengths[r] = check(recvbuf, at(rtype, displs[r]), rcounts[r], rtype);
+            }
+            offsets = prefix(lengths);
+            all = new byte[sum(lengths)];
+            mine = inPlace ? packed(recvbuf, at(rtype, displs[me]), rcounts[me], rtype) :
+                packed(sendbuf, 0, scount, stype);
+            if (mine.length != lengths[me])
+            {
+                throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: the root sends " + mine.length +
+                    " bytes to its own block of " + lengths[me]);
+            }
+        }
+        else
+        {
+            mine = packed(sendbuf, 0, scount, stype);
+        }
+        final Members m = comm.collectiveMembers();
+        final byte[] gathered = all;
+        final int[] at = offsets;
+        final int[] len = lengths;
+        final Collective c = new Gatherv(m, root, mine, mine.length, all, offsets, lengths).then(s ->
+        {
+            if (isRoot)
+            {
+                for (int r = 0; r < n; r++)
+                {
+                    unpack(gathered, at[r], len[r], recvbuf, at(rtype, displs[r]), rtype);
+                }
+            }
+            return null;
+        });
+        return run(comm, m, c, "gather", blocking, sendbuf, recvbuf);
+    }
+
+    static Request scatter(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
+        final boolean blocking)
+    {
+        final int n = comm.getSize();
+        final int[] counts = new int[n];
+        final int[] displs = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            counts[i] = scount;
+            displs[i] = i * scount;
+        }
+        return scatterv(comm, sendbuf, counts, displs, stype, recvbuf, rcount, rtype, root, inPlace, blocking);
+    }
+
+    static Request scatterv(final Comm comm, final Object sendbuf, final int[] scounts, final int[] displs,
+        final Datatype stype, final Object recvbuf, final int rcount, final Datatype rtype, final int root,
+        final boolean inPlace, final boolean blocking)
+    {
+        checkIntra(comm, "scatterv");
+        checkRoot(comm, root);
+        final int n = comm.getSize();
+        final int me = comm.getRank();
+        final boolean isRoot = me == root;
+        int[] lengths = null;
+        int[] offsets = null;
+        byte[] all = null;
+        final int rbytes;
+        if (isRoot)
+        {
+            checkedCounts(scounts, n, "sendcount");
+            checkedDispls(displs, n, "displs");
+            lengths = new int[n];
+            for (int r = 0; r < n; r++)
+            {
+                lengths[r] = check(sendbuf, at(stype, displs[r]), scounts[r], stype);
+            }
+            offsets = prefix(lengths);
+            all = new byte[sum(lengths)];
+            for (int r = 0; r < n; r++)
+            {
+                pack(sendbuf, at(stype, displs[r]), stype, all, offsets[r], lengths[r]);
+            }
+            rbytes = inPlace ? lengths[me] : check(recvbuf, 0, rcount, rtype);
+            if (!inPlace && rbytes < lengths[me])
+            {
+                throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: the root's own block of " + lengths[me] +
+                    " bytes does not fit its receive buffer of " + rbytes);
+            }
+        }
+        else
+        {
+            rbytes = check(recvbuf, 0, rcount, rtype);
+        }
+        final byte[] mine = isRoot && inPlace ? null : new byte[isRoot ? lengths[me] : rbytes];
+        final Members m = comm.collectiveMembers();
+        final Collective c = new Scatterv(m, root, all, offsets, lengths, mine, 0, mine == null ? 0 : mine.length)
+            .then(s ->
+            {
+                if (mine != null)
+                {
+                    unpack(mine, 0, mine.length, recvbuf, 0, rtype);
+                }
+                return null;
+            });
+        return run(comm, m, c, "scatter", blocking, sendbuf, recvbuf);
+    }
+
+    static Request allGather(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int rcount, final Datatype rtype, final boolean inPlace, final boolean blocking)
+    {
+        final int n = comm.getSize();
+        final int[] counts = new int[n];
+        final int[] displs = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            counts[i] = rcount;
+            displs[i] = i * rcount;
+        }
+        return allGatherv(comm, sendbuf, scount, stype, recvbuf, counts, displs, rtype, inPlace, blocking);
+    }
+
+    static Request allGatherv(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int[] rcounts, final int[] displs, final Datatype rtype, final boolean inPlace,
+        final boolean blocking)
+    {
+        checkIntra(comm, "allGatherv");
+        final int n = comm.getSize();
+        final int me = comm.getRank();
+        checkedCounts(rcounts, n, "recvcount");
+        checkedDispls(displs, n, "displs");
+        final int[] lengths = new int[n];
+        for (int r = 0; r < n; r++)
+        {
+            lengths[r] = check(recvbuf, at(rtype, displs[r]), rcounts[r], rtype);
+        }
+        final int[] offsets = prefix(lengths);
+        final byte[] all = new byte[sum(lengths)];
+        final byte[] mine = inPlace ? packed(recvbuf, at(rtype, displs[me]), rcounts[me], rtype) :
+            packed(sendbuf, 0, scount, stype);
+        if (mine.length != lengths[me])
+        {
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: " + mine.length + " bytes sent for a block of " +
+                lengths[me]);
+        }
+        System.arraycopy(mine, 0, all, offsets[me], mine.length);
+        final Members m = comm.collectiveMembers();
+        final Collective c = new Allgatherv(m, all, offsets, lengths).then(s ->
+        {
+            for (int r = 0; r < n; r++)
+            {
+                unpack(all, offsets[r], lengths[r], recvbuf, at(rtype, displs[r]), rtype);
+            }
+            return null;
+        });
+        return run(comm, m, c, "allGather", blocking, sendbuf, recvbuf);
+    }
+
+    static Request allToAll(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int rcount, final Datatype rtype, final boolean blocking)
+    {
+        final int n = comm.getSize();
+        final int[] sc = new int[n];
+        final int[] sd = new int[n];
+        final int[] rc = new int[n];
+        final int[] rd = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            sc[i] = scount;
+            sd[i] = i * scount;
+            rc[i] = rcount;
+            rd[i] = i * rcount;
+        }
+        return allToAllv(comm, sendbuf, sc, sd, stype, recvbuf, rc, rd, rtype, blocking);
+    }
+
+    static Request allToAllv(final Comm comm, final Object sendbuf, final int[] scounts, final int[] sdispls,
+        final Datatype stype, final Object recvbuf, final int[] rcounts, final int[] rdispls, final Datatype rtype,
+        final boolean blocking)
+    {
+        final int n = comm.getSize();
+        final Datatype[] st = new Datatype[n];
+        final Datatype[] rt = new Datatype[n];
+        final int[] sBytes = new int[n];
+        final int[] rBytes = new int[n];
+        checkedDispls(sdispls, n, "sdispls");
+        checkedDispls(rdispls, n, "rdispls");
+        for (int i = 0; i < n; i++)
+        {
+            st[i] = stype;
+            rt[i] = rtype;
+        }
+        MPI.checkDatatype(stype);
+        MPI.checkDatatype(rtype);
+        for (int i = 0; i < n; i++)
+        {
+            sBytes[i] = intBytes(at(stype, sdispls[i]));
+            rBytes[i] = intBytes(at(rtype, rdispls[i]));
+        }
+        return allToAllw(comm, sendbuf, scounts, sBytes, st, recvbuf, rcounts, rBytes, rt, blocking);
+    }
+
+    /** MPI_ALLTOALLW: per-peer types, displacements in bytes. */
+    static Request allToAllw(final Comm comm, final Object sendbuf, final int[] scounts, final int[] sdispls,
+        final Datatype[] stypes, final Object recvbuf, final int[] rcounts, final int[] rdispls,
+        final Datatype[] rtypes, final boolean blocking)
+    {
+        checkIntra(comm, "allToAll");
+        final int n = comm.getSize();
+        checkedCounts(scounts, n, "sendcount");
+        checkedCounts(rcounts, n, "recvcount");
+        checkedDispls(sdispls, n, "sdispls");
+        checkedDispls(rdispls, n, "rdispls");
+        if (stypes == null || stypes.length < n || rtypes == null || rtypes.length < n)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "allToAllw: a datatype per rank is needed: size=" + n);
+        }
+        final int[] sLengths = new int[n];
+        final int[] rLengths = new int[n];
+        for (int r = 0; r < n; r++)
+        {
+            sLengths[r] = check(sendbuf, sdispls[r], scounts[r], stypes[r]);
+            rLengths[r] = check(recvbuf, rdispls[r], rcounts[r], rtypes[r]);
+        }
+        final int me = comm.getRank();
+        if (sLengths[me] != rLengths[me])
+        {
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sLengths[me] + " bytes to self into a block of " +
+                rLengths[me]);
+        }
+        final int[] sOffsets = prefix(sLengths);
+        final int[] rOffsets = prefix(rLengths);
+        final byte[] in = new byte[sum(sLengths)];
+        for (int r = 0; r < n; r++)
+        {
+            pack(sendbuf, sdispls[r], stypes[r], in, sOffsets[r], sLengths[r]);
+        }
+        final byte[] out = new byte[sum(rLengths)];
+        final Members m = comm.collectiveMembers();
+        final Collective c = new Alltoallv(m, in, sOffsets, sLengths, out, rOffsets, rLengths).then(s ->
+        {
+            for (int r = 0; r < n; r++)
+            {
+                unpack(out, rOffsets[r], rLengths[r], recvbuf, rdispls[r], rtypes[r]);
+            }
+            return null;
+        });
+        return run(comm, m, c, "allToAll", blocking, sendbuf, recvbuf);
+    }
+
+    static Request reduce(final Comm comm, final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op, final int root, final boolean inPlace, final boolean blocking)
+    {
+        checkIntra(comm, "reduce");
+        checkRoot(comm, root);
+        final boolean isRoot = comm.getRank() == root;
+        final Reducer r = reducer(op, type, isArray(isRoot ? recvbuf : sendbuf));
+        final byte[] data = packed(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
+        final int bytes = data.length;
+        final byte[] out = isRoot ? new byte[bytes] : null;
+        if (isRoot && !inPlace)
+        {
+            check(recvbuf, 0, count, type);
+        }
+        final Members m = comm.collectiveMembers();
+        final Collective c = new Reduce(m, root, data, bytes, count, r, out, 0).then(s ->
+        {
+            if (isRoot)
+            {
+                unpack(out, 0, bytes, recvbuf, 0, type);
+            }
+            return null;
+        });
+        return run(comm, m, c, "reduce", blocking, sendbuf, recvbuf);
+    }
+
+    static Request allReduce(final Comm comm, final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op, final boolean inPlace, final boolean blocking)
+    {
+        checkIntra(comm, "allReduce");
+        final Reducer r = reducer(op, type, isArray(recvbuf));
+        final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, count, type);
+        final int bytes = data.length;
+        if (!inPlace)
+        {
+            check(recvbuf, 0, count, type);
+        }
+        final byte[] out = new byte[bytes];
+        final Members m = comm.collectiveMembers();
+        final Collective c = new Reduce(m, 0, data, bytes, count, r, out, 0).then(new Bcast(m, 0, out, 0, bytes).then(s ->
+        {
+            unpack(out, 0, bytes, recvbuf, 0, type);
+            return null;
+        }));
+        return run(comm, m, c, "allReduce", blocking, sendbuf, recvbuf);
+    }
+
+    static Request reduceScatter(final Comm comm, final Object sendbuf, final Object recvbuf, final int[] rcounts,
+        final Datatype type, final Op op, final boolean inPlace, final boolean blocking)
+    {
+        checkIntra(comm, "reduceScatter");
+        final int n = comm.getSize();
+        final int me = comm.getRank();
+        checkedCounts(rcounts, n, "recvcounts");
+        long items = 0;
+        for (int i = 0; i < n; i++)
+        {
+            items += rcounts[i];
+        }
+        final int total = intBytes(items);
+        final Reducer r = reducer(op, type, isArray(recvbuf));
+        final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, total, type);
+        final int[] lengths = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            lengths[i] = intBytes((long)rcounts[i] * type.size);
+        }
+        final int[] offsets = prefix(lengths);
+        if (!inPlace)
+        {
+            check(recvbuf, 0, rcounts[me], type);
+        }
+        final byte[] all = me == 0 ? new byte[data.length] : null;
+        final byte[] mine = new byte[lengths[me]];
+        final Members m = comm.collectiveMembers();
+        final Collective c = new Reduce(m, 0, data, data.length, total, r, all, 0)
+            .then(new Scatterv(m, 0, all, offsets, lengths, mine, 0, mine.length).then(s ->
+            {
+                unpack(mine, 0, mine.length, recvbuf, 0, type);
+                return null;
+            }));
+        return run(comm, m, c, "reduceScatter", blocking, sendbuf, recvbuf);
+    }
+
+    static Request reduceScatterBlock(final Comm comm, final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op, final boolean inPlace, final boolean blocking)
+    {
+        final int[] counts = new int[comm.getSize()];
+        java.util.Arrays.fill(counts, count);
+        if (count < 0)
+        {
+            throw new MPIException(ErrorClass.ERR_COUNT, "negative count: count=" + count);
+        }
+        return reduceScatter(comm, sendbuf, recvbuf, counts, type, op, inPlace, blocking);
+    }
+
+    static Request scan(final Comm comm, final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op, final boolean exclusive, final boolean inPlace, final boolean blocking)
+    {
+        checkIntra(comm, exclusive ? "exScan" : "scan");
+        final Reducer r = reducer(op, type, isArray(recvbuf));
+        final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, count, type);
+        final int bytes = data.length;
+        check(recvbuf, 0, count, type);
+        final byte[] out = new byte[bytes];
+        final boolean writes = !exclusive || comm.getRank() > 0;
+        final Members m = comm.collectiveMembers();
+        final Collective c = new Scan(m, exclusive, data, bytes, count, r, out, 0).then(s ->
+        {
+            if (writes)
+            {
+                unpack(out, 0, bytes, recvbuf, 0, type);
+            }
+            return null;
+        });
+        return run(comm, m, c, exclusive ? "exScan" : "scan", blocking, sendbuf, recvbuf);
+    }
+}
