@@ -214,6 +214,37 @@ public final class CartComm extends Intracomm
         }
     }
 
+    /**
+     * For each dimension, the neighbour in the negative direction, then the one in the positive
+     * direction ({@code MPI.PROC_NULL} off a non-periodic edge), as sources and as destinations.
+     * A message travelling toward negative coordinates in dimension d has tag offset 2d, toward
+     * positive 2d + 1, so the block from my negative neighbour is what it sent to its positive
+     * one even when both are the same process (a periodic dimension of 1 or 2).
+     */
+    @Override
+    int[][] neighbourhood()
+    {
+        if (2 * dims.length > org.shmpi.coll.Members.MAX_TAG_OFFSET + 1)
+        {
+            throw new MPIException(ErrorClass.ERR_TOPOLOGY, "neighbourhood collectives take at most " +
+                (org.shmpi.coll.Members.MAX_TAG_OFFSET + 1) / 2 + " dimensions: " + dims.length);
+        }
+        final int[] me = coordsOf(getRank());
+        final int[] peers = new int[2 * dims.length];
+        final int[] sendOffsets = new int[peers.length];
+        final int[] recvOffsets = new int[peers.length];
+        for (int d = 0; d < dims.length; d++)
+        {
+            peers[2 * d] = neighbour(me, d, -1);
+            peers[2 * d + 1] = neighbour(me, d, 1);
+            sendOffsets[2 * d] = 2 * d;
+            sendOffsets[2 * d + 1] = 2 * d + 1;
+            recvOffsets[2 * d] = 2 * d + 1;
+            recvOffsets[2 * d + 1] = 2 * d;
+        }
+        return new int[][] {peers, recvOffsets, peers.clone(), sendOffsets};
+    }
+
     private int neighbour(final int[] from, final int direction, final int step)
     {
         final int[] c = from.clone();

@@ -11,6 +11,7 @@ import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
 import org.shmpi.coll.Gatherv;
 import org.shmpi.coll.Members;
+import org.shmpi.coll.NeighborExchange;
 import org.shmpi.coll.Reduce;
 import org.shmpi.coll.Reducer;
 import org.shmpi.coll.Scan;
@@ -42,7 +43,7 @@ final class Collectives
     // Running
 
     /** Runs {@code c}: to completion here when {@code blocking} (returns null), else in the progress engine. */
-    private static Request run(final Comm comm, final Members m, final Collective c, final String role,
+    static Request run(final Comm comm, final Members m, final Collective c, final String role,
         final boolean blocking, final Object... keep)
     {
         final Schedule s = c.schedule(m, role);
@@ -73,7 +74,7 @@ final class Collectives
         }
     }
 
-    private static int[] checkedCounts(final int[] counts, final int n, final String what)
+    static int[] checkedCounts(final int[] counts, final int n, final String what)
     {
         if (counts == null || counts.length < n)
         {
@@ -89,7 +90,7 @@ final class Collectives
         return counts;
     }
 
-    private static int[] checkedDispls(final int[] displs, final int n, final String what)
+    static int[] checkedDispls(final int[] displs, final int n, final String what)
     {
         if (displs == null || displs.length < n)
         {
@@ -98,7 +99,7 @@ final class Collectives
         return displs;
     }
 
-    private static int intBytes(final long bytes)
+    static int intBytes(final long bytes)
     {
         if (bytes > Integer.MAX_VALUE - 16)
         {
@@ -111,7 +112,7 @@ final class Collectives
     // Packing: a block of count items of type at element offset displ (in the type's extent)
 
     /** Byte offset of item {@code displ} of {@code type}. */
-    private static long at(final Datatype type, final long displ)
+    static long at(final Datatype type, final long displ)
     {
         return displ * extentBytes(type);
     }
@@ -122,12 +123,12 @@ final class Collectives
     }
 
     /** Checks that {@code count} items at byte offset {@code at} lie in {@code buf}; returns their packed bytes. */
-    private static int check(final Object buf, final long at, final int count, final Datatype type)
+    static int check(final Object buf, final long at, final int count, final Datatype type)
     {
         return intBytes(Buffers.bytesAt(buf, at, count, type));
     }
 
-    private static void pack(final Object buf, final long at, final Datatype type, final byte[] into,
+    static void pack(final Object buf, final long at, final Datatype type, final byte[] into,
         final int intoOffset, final int bytes)
     {
         if (bytes > 0)
@@ -136,7 +137,7 @@ final class Collectives
         }
     }
 
-    private static void unpack(final byte[] from, final int fromOffset, final int bytes, final Object buf,
+    static void unpack(final byte[] from, final int fromOffset, final int bytes, final Object buf,
         final long at, final Datatype type)
     {
         if (bytes > 0)
@@ -145,7 +146,7 @@ final class Collectives
         }
     }
 
-    private static byte[] packed(final Object buf, final long at, final int count, final Datatype type)
+    static byte[] packed(final Object buf, final long at, final int count, final Datatype type)
     {
         final int bytes = check(buf, at, count, type);
         final byte[] out = new byte[bytes];
@@ -153,7 +154,7 @@ final class Collectives
         return out;
     }
 
-    private static int[] prefix(final int[] lengths)
+    static int[] prefix(final int[] lengths)
     {
         final int[] offsets = new int[lengths.length];
         long total = 0;
@@ -166,7 +167,7 @@ final class Collectives
         return offsets;
     }
 
-    private static int sum(final int[] values)
+    static int sum(final int[] values)
     {
         long total = 0;
         for (final int v : values)
@@ -286,7 +287,7 @@ final class Collectives
         }
     }
 
-    private static boolean isArray(final Object buf)
+    static boolean isArray(final Object buf)
     {
         return buf != null && buf.getClass().isArray();
     }
@@ -306,14 +307,29 @@ final class Collectives
 
     static Request iBarrier(final Comm comm, final boolean blocking)
     {
-        checkIntra(comm, "iBarrier");
+        comm.check();
         final Members m = comm.collectiveMembers();
+        if (comm.isInter())
+        {
+            // A barrier in each group, the two rank 0s swap an empty message, a barrier in each group again.
+            final Members remote = new Members(m.engine(), comm.peers, -1, comm.collContextId, m.tag());
+            final int[] peer = comm.getRank() == 0 ? new int[] {0} : new int[0];
+            final byte[] none = new byte[0];
+            final Collective c = new org.shmpi.coll.Barrier(m).then(new NeighborExchange(remote, peer, new int[peer.length],
+                none, new int[peer.length], new int[peer.length], peer, new int[peer.length], none, new int[peer.length],
+                new int[peer.length]).then(new org.shmpi.coll.Barrier(m)));
+            return run(comm, m, c, "barrier", blocking);
+        }
         return run(comm, m, new org.shmpi.coll.Barrier(m), "barrier", blocking);
     }
 
     static Request bcast(final Comm comm, final Object buf, final int count, final Datatype type, final int root,
         final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.bcast(comm, buf, count, type, root, blocking);
+        }
         checkIntra(comm, "bcast");
         checkRoot(comm, root);
         final int bytes = check(buf, 0, count, type);
@@ -335,7 +351,7 @@ final class Collectives
         final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
         final boolean blocking)
     {
-        final int n = comm.getSize();
+        final int n = comm.peers.length;
         final int[] counts = new int[n];
         final int[] displs = new int[n];
         for (int i = 0; i < n; i++)
@@ -350,6 +366,10 @@ final class Collectives
         final Object recvbuf, final int[] rcounts, final int[] displs, final Datatype rtype, final int root,
         final boolean inPlace, final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.gatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root, inPlace, blocking);
+        }
         checkIntra(comm, "gatherv");
         checkRoot(comm, root);
         final int n = comm.getSize();
@@ -404,7 +424,7 @@ final class Collectives
         final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
         final boolean blocking)
     {
-        final int n = comm.getSize();
+        final int n = comm.peers.length;
         final int[] counts = new int[n];
         final int[] displs = new int[n];
         for (int i = 0; i < n; i++)
@@ -419,6 +439,10 @@ final class Collectives
         final Datatype stype, final Object recvbuf, final int rcount, final Datatype rtype, final int root,
         final boolean inPlace, final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.scatterv(comm, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, inPlace, blocking);
+        }
         checkIntra(comm, "scatterv");
         checkRoot(comm, root);
         final int n = comm.getSize();
@@ -471,7 +495,7 @@ final class Collectives
     static Request allGather(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
         final Object recvbuf, final int rcount, final Datatype rtype, final boolean inPlace, final boolean blocking)
     {
-        final int n = comm.getSize();
+        final int n = comm.peers.length;
         final int[] counts = new int[n];
         final int[] displs = new int[n];
         for (int i = 0; i < n; i++)
@@ -486,6 +510,10 @@ final class Collectives
         final Object recvbuf, final int[] rcounts, final int[] displs, final Datatype rtype, final boolean inPlace,
         final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.allGatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, inPlace, blocking);
+        }
         checkIntra(comm, "allGatherv");
         final int n = comm.getSize();
         final int me = comm.getRank();
@@ -521,7 +549,7 @@ final class Collectives
     static Request allToAll(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
         final Object recvbuf, final int rcount, final Datatype rtype, final boolean blocking)
     {
-        final int n = comm.getSize();
+        final int n = comm.peers.length;
         final int[] sc = new int[n];
         final int[] sd = new int[n];
         final int[] rc = new int[n];
@@ -540,7 +568,7 @@ final class Collectives
         final Datatype stype, final Object recvbuf, final int[] rcounts, final int[] rdispls, final Datatype rtype,
         final boolean blocking)
     {
-        final int n = comm.getSize();
+        final int n = comm.peers.length;
         final Datatype[] st = new Datatype[n];
         final Datatype[] rt = new Datatype[n];
         final int[] sBytes = new int[n];
@@ -567,6 +595,10 @@ final class Collectives
         final Datatype[] stypes, final Object recvbuf, final int[] rcounts, final int[] rdispls,
         final Datatype[] rtypes, final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.allToAllw(comm, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes, blocking);
+        }
         checkIntra(comm, "allToAll");
         final int n = comm.getSize();
         checkedCounts(scounts, n, "sendcount");
@@ -613,6 +645,10 @@ final class Collectives
     static Request reduce(final Comm comm, final Object sendbuf, final Object recvbuf, final int count,
         final Datatype type, final Op op, final int root, final boolean inPlace, final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.reduce(comm, sendbuf, recvbuf, count, type, op, root, inPlace, blocking);
+        }
         checkIntra(comm, "reduce");
         checkRoot(comm, root);
         final boolean isRoot = comm.getRank() == root;
@@ -639,6 +675,10 @@ final class Collectives
     static Request allReduce(final Comm comm, final Object sendbuf, final Object recvbuf, final int count,
         final Datatype type, final Op op, final boolean inPlace, final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.allReduce(comm, sendbuf, recvbuf, count, type, op, inPlace, blocking);
+        }
         checkIntra(comm, "allReduce");
         final Reducer r = reducer(op, type, isArray(recvbuf));
         final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, count, type);
@@ -660,6 +700,10 @@ final class Collectives
     static Request reduceScatter(final Comm comm, final Object sendbuf, final Object recvbuf, final int[] rcounts,
         final Datatype type, final Op op, final boolean inPlace, final boolean blocking)
     {
+        if (comm.isInter())
+        {
+            return InterCollectives.reduceScatter(comm, sendbuf, recvbuf, rcounts, type, op, inPlace, blocking);
+        }
         checkIntra(comm, "reduceScatter");
         final int n = comm.getSize();
         final int me = comm.getRank();
@@ -726,5 +770,196 @@ final class Collectives
             return null;
         });
         return run(comm, m, c, exclusive ? "exScan" : "scan", blocking, sendbuf, recvbuf);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Neighbourhood collectives
+
+    /** {@code MPI_NEIGHBOR_ALLGATHER(V)}: the whole send buffer to every destination; block i from source i. */
+    static Request neighborAllGatherv(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int[] rcounts, final int[] displs, final Datatype rtype, final boolean blocking)
+    {
+        comm.check();
+        final int[][] nb = comm.neighbourhood();
+        final int outs = nb[2].length;
+        final int[] sc = new int[outs];
+        final long[] sAt = new long[outs];
+        final Datatype[] st = new Datatype[outs];
+        java.util.Arrays.fill(sc, scount);
+        java.util.Arrays.fill(st, stype);
+        final int ins = nb[0].length;
+        final int[] rc = rcounts == null ? null : checkedCounts(rcounts, ins, "recvcount");
+        checkedDispls(displs, ins, "displs");
+        final long[] rAt = new long[ins];
+        final Datatype[] rt = new Datatype[ins];
+        MPI.checkDatatype(rtype);
+        for (int i = 0; i < ins; i++)
+        {
+            rAt[i] = at(rtype, displs[i]);
+            rt[i] = rtype;
+        }
+        return neighbourExchange(comm, nb, sendbuf, sc, sAt, st, recvbuf, rc, rAt, rt, true, blocking);
+    }
+
+    static Request neighborAllGather(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int rcount, final Datatype rtype, final boolean blocking)
+    {
+        comm.check();
+        final int ins = comm.neighbourhood()[0].length;
+        final int[] counts = new int[ins];
+        final int[] displs = new int[ins];
+        for (int i = 0; i < ins; i++)
+        {
+            counts[i] = rcount;
+            displs[i] = i * rcount;
+        }
+        return neighborAllGatherv(comm, sendbuf, scount, stype, recvbuf, counts, displs, rtype, blocking);
+    }
+
+    static Request neighborAllToAllv(final Comm comm, final Object sendbuf, final int[] scounts, final int[] sdispls,
+        final Datatype stype, final Object recvbuf, final int[] rcounts, final int[] rdispls, final Datatype rtype,
+        final boolean blocking)
+    {
+        comm.check();
+        final int[][] nb = comm.neighbourhood();
+        MPI.checkDatatype(stype);
+        MPI.checkDatatype(rtype);
+        final int outs = nb[2].length;
+        final int ins = nb[0].length;
+        checkedDispls(sdispls, outs, "sdispls");
+        checkedDispls(rdispls, ins, "rdispls");
+        final int[] sBytes = new int[outs];
+        final int[] rBytes = new int[ins];
+        final Datatype[] st = new Datatype[outs];
+        final Datatype[] rt = new Datatype[ins];
+        for (int i = 0; i < outs; i++)
+        {
+            sBytes[i] = intBytes(at(stype, sdispls[i]));
+            st[i] = stype;
+        }
+        for (int i = 0; i < ins; i++)
+        {
+            rBytes[i] = intBytes(at(rtype, rdispls[i]));
+            rt[i] = rtype;
+        }
+        return neighborAllToAllw(comm, sendbuf, scounts, sBytes, st, recvbuf, rcounts, rBytes, rt, blocking);
+    }
+
+    static Request neighborAllToAll(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
+        final Object recvbuf, final int rcount, final Datatype rtype, final boolean blocking)
+    {
+        comm.check();
+        final int[][] nb = comm.neighbourhood();
+        final int outs = nb[2].length;
+        final int ins = nb[0].length;
+        final int[] sc = new int[outs];
+        final int[] sd = new int[outs];
+        final int[] rc = new int[ins];
+        final int[] rd = new int[ins];
+        for (int i = 0; i < outs; i++)
+        {
+            sc[i] = scount;
+            sd[i] = i * scount;
+        }
+        for (int i = 0; i < ins; i++)
+        {
+            rc[i] = rcount;
+            rd[i] = i * rcount;
+        }
+        return neighborAllToAllv(comm, sendbuf, sc, sd, stype, recvbuf, rc, rd, rtype, blocking);
+    }
+
+    /** + {@code MPI_NEIGHBOR_ALLTOALLW}: a type per neighbour, displacements in bytes. */
+    static Request neighborAllToAllw(final Comm comm, final Object sendbuf, final int[] scounts, final int[] sdispls,
+        final Datatype[] stypes, final Object recvbuf, final int[] rcounts, final int[] rdispls,
+        final Datatype[] rtypes, final boolean blocking)
+    {
+        comm.check();
+        final int[][] nb = comm.neighbourhood();
+        final int outs = nb[2].length;
+        final int ins = nb[0].length;
+        checkedCounts(scounts, outs, "sendcount");
+        checkedCounts(rcounts, ins, "recvcount");
+        checkedDispls(sdispls, outs, "sdispls");
+        checkedDispls(rdispls, ins, "rdispls");
+        if (stypes == null || stypes.length < outs || rtypes == null || rtypes.length < ins)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "neighborAllToAllw: a datatype per neighbour is needed");
+        }
+        final long[] sAt = new long[outs];
+        final long[] rAt = new long[ins];
+        for (int i = 0; i < outs; i++)
+        {
+            sAt[i] = sdispls[i];
+        }
+        for (int i = 0; i < ins; i++)
+        {
+            rAt[i] = rdispls[i];
+        }
+        return neighbourExchange(comm, nb, sendbuf, scounts, sAt, stypes, recvbuf, rcounts, rAt, rtypes, false,
+            blocking);
+    }
+
+    private static Request neighbourExchange(final Comm comm, final int[][] nb, final Object sendbuf,
+        final int[] scounts, final long[] sAt, final Datatype[] stypes, final Object recvbuf, final int[] rcounts,
+        final long[] rAt, final Datatype[] rtypes, final boolean sameBlock, final boolean blocking)
+    {
+        final int outs = nb[2].length;
+        final int ins = nb[0].length;
+        final int[] sLengths = new int[outs];
+        final int[] sOffsets;
+        final byte[] in;
+        if (sameBlock)
+        {
+            // allgather: one block, sent to every destination.
+            final byte[] block = outs == 0 ? new byte[0] : packed(sendbuf, 0, scounts[0], stypes[0]);
+            java.util.Arrays.fill(sLengths, block.length);
+            sOffsets = new int[outs];
+            in = block;
+        }
+        else
+        {
+            for (int i = 0; i < outs; i++)
+            {
+                sLengths[i] = check(sendbuf, sAt[i], scounts[i], stypes[i]);
+            }
+            sOffsets = prefix(sLengths);
+            in = new byte[sum(sLengths)];
+            for (int i = 0; i < outs; i++)
+            {
+                pack(sendbuf, sAt[i], stypes[i], in, sOffsets[i], sLengths[i]);
+            }
+        }
+        final int[] rLengths = new int[ins];
+        for (int i = 0; i < ins; i++)
+        {
+            rLengths[i] = check(recvbuf, rAt[i], rcounts[i], rtypes[i]);
+        }
+        final int[] rOffsets = prefix(rLengths);
+        final byte[] out = new byte[sum(rLengths)];
+        final int[] sources = nb[0].clone();
+        for (int i = 0; i < ins; i++)
+        {
+            sources[i] = sources[i] == MPI.PROC_NULL ? -1 : sources[i];
+        }
+        final int[] destinations = nb[2].clone();
+        for (int i = 0; i < outs; i++)
+        {
+            destinations[i] = destinations[i] == MPI.PROC_NULL ? -1 : destinations[i];
+        }
+        final Members m = comm.collectiveMembers();
+        final Collective c = new NeighborExchange(m, destinations, nb[3], in, sOffsets, sLengths, sources, nb[1], out,
+            rOffsets, rLengths).then(s ->
+            {
+                for (int i = 0; i < ins; i++)
+                {
+                    if (sources[i] >= 0)
+                    {
+                        unpack(out, rOffsets[i], rLengths[i], recvbuf, rAt[i], rtypes[i]);
+                    }
+                }
+                return null;
+            });
+        return run(comm, m, c, "neighbour exchange", blocking, sendbuf, recvbuf);
     }
 }

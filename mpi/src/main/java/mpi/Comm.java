@@ -1646,6 +1646,152 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return nonblocking(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
     }
 
+    /**
+     * Java binding of {@code MPI_NEIGHBOR_ALLGATHER}: this process's {@code sendcount} items go to each of its topology's destinations; block i of {@code recvbuf} ({@code recvcount} items) comes from source i (see {@link CartComm}, {@link GraphComm} for the order of neighbours); blocks of {@code MPI.PROC_NULL} neighbours are left alone. Blocks until this member's part is done. Collective over
+     * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
+     */
+    public final void neighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        collective(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
+    }
+
+    /** Java binding of {@code MPI_INEIGHBOR_ALLGATHER}: {@link #neighborAllGather} without blocking. */
+    public final Request iNeighborAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    /** + {@link #iNeighborAllGather} on arrays too. */
+    public final Request iNeighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    /** + Java binding of {@code MPI_NEIGHBOR_ALLGATHER_INIT} (MPI-4 persistent collective). */
+    public final Prequest neighborAllGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_NEIGHBOR_ALLGATHERV}: as neighborAllGather, source i's {@code recvcount[i]} items landing at item {@code displs[i]}. Blocks until this member's part is done. Collective over
+     * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
+     */
+    public final void neighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        collective(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, true));
+    }
+
+    /** Java binding of {@code MPI_INEIGHBOR_ALLGATHERV}: {@link #neighborAllGatherv} without blocking. */
+    public final Request iNeighborAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
+    }
+
+    /** + {@link #iNeighborAllGatherv} on arrays too. */
+    public final Request iNeighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
+    }
+
+    /** + Java binding of {@code MPI_NEIGHBOR_ALLGATHERV_INIT} (MPI-4 persistent collective). */
+    public final Prequest neighborAllGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_NEIGHBOR_ALLTOALL}: block i of {@code sendbuf} goes to destination i, block i of {@code recvbuf} comes from source i. Blocks until this member's part is done. Collective over
+     * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
+     */
+    public final void neighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        collective(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
+    }
+
+    /** Java binding of {@code MPI_INEIGHBOR_ALLTOALL}: {@link #neighborAllToAll} without blocking. */
+    public final Request iNeighborAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    /** + {@link #iNeighborAllToAll} on arrays too. */
+    public final Request iNeighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALL_INIT} (MPI-4 persistent collective). */
+    public final Prequest neighborAllToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_NEIGHBOR_ALLTOALLV}: as neighborAllToAll with a count and a displacement (in items) per neighbour. Blocks until this member's part is done. Collective over
+     * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
+     */
+    public final void neighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        collective(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true));
+    }
+
+    /** Java binding of {@code MPI_INEIGHBOR_ALLTOALLV}: {@link #neighborAllToAllv} without blocking. */
+    public final Request iNeighborAllToAllv(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+    }
+
+    /** + {@link #iNeighborAllToAllv} on arrays too. */
+    public final Request iNeighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+    }
+
+    /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALLV_INIT} (MPI-4 persistent collective). */
+    public final Prequest neighborAllToAllvInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    {
+        return persistent(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * Java binding of {@code MPI_NEIGHBOR_ALLTOALLW}: + as neighborAllToAllv with a datatype per neighbour and displacements in bytes. Blocks until this member's part is done. Collective over
+     * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
+     */
+    public final void neighborAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        collective(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true));
+    }
+
+    /** Java binding of {@code MPI_INEIGHBOR_ALLTOALLW}: {@link #neighborAllToAllw} without blocking. */
+    public final Request iNeighborAllToAllw(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+    }
+
+    /** + {@link #iNeighborAllToAllw} on arrays too. */
+    public final Request iNeighborAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+    }
+
+    /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALLW_INIT} (MPI-4 persistent collective). */
+    public final Prequest neighborAllToAllwInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    {
+        return persistent(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false), sendbuf, recvbuf);
+    }
+
+    /**
+     * This process's neighbourhood for the neighbourhood collectives: {sources, tag offsets of
+     * their messages, destinations, tag offsets of the messages to them}; a process topology
+     * answers, any other communicator is {@code MPI.ERR_TOPOLOGY}.
+     */
+    int[][] neighbourhood()
+    {
+        throw new MPIException(ErrorClass.ERR_TOPOLOGY, "neighbourhood collectives need a Cartesian, graph or " +
+            "distributed-graph communicator: " + getName());
+    }
+
     /** Internal tags of the collective operations: {@code COLL_TAG_BASE + 1024 * (sequence mod 2^16)}. */
     private static final int COLL_TAG_BASE = 1 << 27;
 

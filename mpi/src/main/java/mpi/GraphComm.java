@@ -16,8 +16,9 @@ import org.shmpi.shm.ErrorClass;
  * a graph every member describes whole ({@code MPI_GRAPH}, made by {@link Intracomm#createGraph})
  * or a distributed graph of which each member knows its own in- and out-edges
  * ({@code MPI_DIST_GRAPH}, made by {@link Intracomm#createDistGraph} and
- * {@link Intracomm#createDistGraphAdjacent}). {@code reorder} is a hint this release does not act
- * on: ranks keep their order, which MPI allows.
+ * {@link Intracomm#createDistGraphAdjacent}). {@code reorder} places a graph's nodes by NUMA
+ * node (see {@link Intracomm#createGraph}); the distributed graphs keep rank order, which MPI
+ * allows.
  *
  * <p>The topology is fixed at creation; every query answers from this process's copy, without
  * communication.
@@ -564,6 +565,28 @@ public final class GraphComm extends Intracomm
             throw new MPIException(ErrorClass.ERR_TOPOLOGY, call + ": not a graph (MPI_GRAPH) communicator but a " +
                 "distributed graph: " + getName());
         }
+    }
+
+    /**
+     * On a graph, the caller's neighbours are its sources and destinations; on a distributed
+     * graph, its in- and out-neighbours. Repeated edges between two processes are matched in
+     * order, so all tag offsets are 0.
+     */
+    @Override
+    int[][] neighbourhood()
+    {
+        final DistGraphNeighbors n = getDistGraphNeighbors();
+        final int[] sources = new int[n.getInDegree()];
+        final int[] destinations = new int[n.getOutDegree()];
+        for (int i = 0; i < sources.length; i++)
+        {
+            sources[i] = n.getSource(i);
+        }
+        for (int i = 0; i < destinations.length; i++)
+        {
+            destinations[i] = n.getDestination(i);
+        }
+        return new int[][] {sources, new int[sources.length], destinations, new int[destinations.length]};
     }
 
     private int[] neighboursOf(final int node)

@@ -36,6 +36,12 @@ public final class Members
         return world.length;
     }
 
+    /** The operation's tag. */
+    public int tag()
+    {
+        return tag;
+    }
+
     /** This process's rank among the members. */
     public int rank()
     {
@@ -50,5 +56,20 @@ public final class Members
     void recv(final Schedule s, final int from, final byte[] into, final int offset, final int length)
     {
         s.recv(context, world[from], tag, into, offset, length);
+    }
+
+    /** Largest tag offset an operation may add to its tag (so several streams between one pair stay apart). */
+    public static final int MAX_TAG_OFFSET = 1023;
+
+    void send(final Schedule s, final int to, final int tagOffset, final byte[] data, final int offset,
+        final int length)
+    {
+        s.send(context, world[to], tag + tagOffset, data, offset, length);
+    }
+
+    void recv(final Schedule s, final int from, final int tagOffset, final byte[] into, final int offset,
+        final int length)
+    {
+        s.recv(context, world[from], tag + tagOffset, into, offset, length);
     }
 }
