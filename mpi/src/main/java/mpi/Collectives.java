@@ -16,6 +16,7 @@ import org.shmpi.coll.Reduce;
 import org.shmpi.coll.Reducer;
 import org.shmpi.coll.Scan;
 import org.shmpi.coll.Schedule;
+import org.shmpi.coll.ShmCollectives;
 import org.shmpi.coll.Scatterv;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
@@ -333,8 +334,19 @@ final class Collectives
         checkIntra(comm, "bcast");
         checkRoot(comm, root);
         final int bytes = check(buf, 0, count, type);
-        final Members m = comm.collectiveMembers();
         final boolean isRoot = comm.getRank() == root;
+        final ShmCollectives shm = blocking ? comm.shmFor("bcast", bytes) : null;
+        if (shm != null)
+        {
+            final byte[] data = isRoot ? packed(buf, 0, count, type) : new byte[bytes];
+            shm.bcast(root, data, bytes);
+            if (!isRoot)
+            {
+                unpack(data, 0, bytes, buf, 0, type);
+            }
+            return null;
+        }
+        final Members m = comm.collectiveMembers();
         final byte[] data = isRoot ? packed(buf, 0, count, type) : new byte[bytes];
         final Collective c = new Bcast(m, root, data, 0, bytes).then(s ->
         {
@@ -660,6 +672,16 @@ final class Collectives
         {
             check(recvbuf, 0, count, type);
         }
+        final ShmCollectives shm = blocking ? comm.shmFor("reduce", bytes) : null;
+        if (shm != null)
+        {
+            shm.reduce(root, data, bytes, count, r, out);
+            if (isRoot)
+            {
+                unpack(out, 0, bytes, recvbuf, 0, type);
+            }
+            return null;
+        }
         final Members m = comm.collectiveMembers();
         final Collective c = new Reduce(m, root, data, bytes, count, r, out, 0).then(s ->
         {
@@ -688,6 +710,13 @@ final class Collectives
             check(recvbuf, 0, count, type);
         }
         final byte[] out = new byte[bytes];
+        final ShmCollectives shm = blocking ? comm.shmFor("allreduce", bytes) : null;
+        if (shm != null)
+        {
+            shm.allreduce(data, bytes, count, r, out);
+            unpack(out, 0, bytes, recvbuf, 0, type);
+            return null;
+        }
         final Members m = comm.collectiveMembers();
         final Collective c = new Reduce(m, 0, data, bytes, count, r, out, 0).then(new Bcast(m, 0, out, 0, bytes).then(s ->
         {

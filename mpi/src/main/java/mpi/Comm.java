@@ -856,6 +856,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             check();
+            final org.shmpi.coll.ShmCollectives s = shmFor("barrier", 0);
+            if (s != null)
+            {
+                s.barrier();
+                return;
+            }
             disseminate(call);
             if (isInter())
             {
@@ -1798,6 +1804,31 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** Collective operations started on this communicator so far; every member counts the same. */
     private int collectiveSequence;
 
+    /** The shared-memory collective state, set up by the first collective that uses it. */
+    private org.shmpi.coll.ShmCollectives shm;
+
+    /**
+     * The shared-memory collectives of this communicator if a blocking {@code op} of {@code bytes}
+     * per member takes them ({@link org.shmpi.coll.CollectiveSettings}); null otherwise. Every
+     * member decides alike (same op, size and settings), so the first one sets the state up on
+     * all of them together.
+     */
+    final org.shmpi.coll.ShmCollectives shmFor(final String op, final int bytes)
+    {
+        if (peers != members || !org.shmpi.coll.CollectiveSettings.current().useShm(op, bytes, members.length))
+        {
+            return null;
+        }
+        org.shmpi.coll.ShmCollectives s = shm;
+        if (s == null)
+        {
+            s = org.shmpi.coll.ShmCollectives.attach(engine(), members, myRank, collContextId,
+                org.shmpi.coll.CollectiveSettings.current().dataBytes());
+            shm = s;
+        }
+        return s;
+    }
+
     /**
      * The members of the next collective operation on this communicator, on its collective
      * context with a tag of its own, so that operations in progress at once never take each
@@ -2400,6 +2431,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** Gives back a created communicator's context ids and makes it null. */
     private void release()
     {
+        if (shm != null)
+        {
+            shm.close();
+            shm = null;
+        }
         final org.shmpi.ring.ContextIds ids = engine().contexts();
         MPI.forgetContexts(this);
         ids.release(contextId);

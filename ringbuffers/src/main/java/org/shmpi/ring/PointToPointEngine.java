@@ -197,6 +197,20 @@ public final class PointToPointEngine implements AutoCloseable
     }
 
     /** The context ids in use on this rank. */
+    /**
+     * Wakes world rank {@code rank} if it sleeps on its wake word: for a writer of shared memory
+     * that rank may wait on ({@code ProgressEngine.awaitShared}), after publishing. A full fence
+     * and one load when the rank is awake.
+     */
+    public void wakeRank(final int rank)
+    {
+        if (rank == this.rank)
+        {
+            return;
+        }
+        transport.peer(rank).wakeWord().wakeIfSleeping();
+    }
+
     public ContextIds contexts()
     {
         return contexts;

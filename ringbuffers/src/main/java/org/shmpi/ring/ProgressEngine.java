@@ -201,7 +201,7 @@ public final class ProgressEngine
     {
         if (!request.complete)
         {
-            waitLoop(request, null, request.blockedCall(), request, 0, 0, 0, 0);
+            waitLoop(request, null, request.blockedCall(), request, 0, 0, 0, 0, null);
         }
     }
 
@@ -210,7 +210,7 @@ public final class ProgressEngine
     {
         if (!request.complete)
         {
-            waitLoop(request, null, call, request, 0, 0, 0, 0);
+            waitLoop(request, null, call, request, 0, 0, 0, 0, null);
         }
     }
 
@@ -220,7 +220,20 @@ public final class ProgressEngine
      */
     public void awaitUntil(final BooleanSupplier done)
     {
-        waitLoop(null, done, BlockedCall.OTHER, null, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1);
+        waitLoop(null, done, BlockedCall.OTHER, null, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1, null);
+    }
+
+    /**
+     * Blocks until {@code condition} holds, where the condition reads memory that other ranks
+     * write directly (flags of a shared-memory collective) rather than messages. It must be pure
+     * (no side effects: it is also evaluated outside the lock) and its writers must wake this
+     * rank after publishing ({@code PointToPointEngine.wakeRank}): the condition is re-checked
+     * after the sleep is announced, so such a wake-up is never lost.
+     */
+    public void awaitShared(final BooleanSupplier condition, final int call)
+    {
+        final BooleanSupplier wakeCheck = () -> inboxPending.getAsBoolean() || condition.getAsBoolean();
+        waitLoop(null, condition, call, null, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1, wakeCheck);
     }
 
     /**
@@ -229,7 +242,7 @@ public final class ProgressEngine
      */
     public void awaitUntil(final BooleanSupplier done, final int call, final EngineRequest on)
     {
-        waitLoop(null, done, call, on, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1);
+        waitLoop(null, done, call, on, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1, null);
     }
 
     /**
@@ -240,7 +253,7 @@ public final class ProgressEngine
     public void awaitUntil(
         final BooleanSupplier done, final int call, final int on, final int peer, final int tag, final int context)
     {
-        waitLoop(null, done, call, null, on, peer, tag, context);
+        waitLoop(null, done, call, null, on, peer, tag, context, null);
     }
 
     /**
@@ -249,10 +262,11 @@ public final class ProgressEngine
      * {@link #RECORD_AFTER_IDLES} idle steps it records the wait ({@code call}, and
      * {@code onRequest}'s peer, tag, context and size, else the given ones) in the rank's slot;
      * it clears the record on the way out. While idling it answers status requests.
+     * {@code wakeCheck} (may be null): what, besides the inbox, must keep it from sleeping.
      */
     private void waitLoop(
         final EngineRequest request, final BooleanSupplier done, final int call, final EngineRequest onRequest,
-        final int on, final int peer, final int tag, final int context)
+        final int on, final int peer, final int tag, final int context, final BooleanSupplier wakeCheck)
     {
         final BackoffIdler idler = idler();
         idler.reset();
@@ -287,7 +301,7 @@ public final class ProgressEngine
                         job.recordWait(recordRank, call, on, peer, tag, context, 0, System.nanoTime());
                     }
                 }
-                idle(idler);
+                idle(idler, wakeCheck);
                 answerSnapshot();
                 checkAborted();
             }
@@ -405,7 +419,7 @@ public final class ProgressEngine
         return false;
     }
 
-    private void idle(final BackoffIdler idler)
+    private void idle(final BackoffIdler idler, final BooleanSupplier wakeCheck)
     {
         final boolean polling = needsPolling();
         if (lock == null)
@@ -416,7 +430,7 @@ public final class ProgressEngine
             }
             else
             {
-                idler.idle(wakeWord, inboxPending);
+                idler.idle(wakeWord, wakeCheck != null ? wakeCheck : inboxPending);
             }
             return;
         }
@@ -430,7 +444,8 @@ public final class ProgressEngine
             unlockForIdle();
             try
             {
-                idler.idle(wakeWord, () -> inboxPending.getAsBoolean() || completion.generation() != seen);
+                idler.idle(wakeWord, () -> inboxPending.getAsBoolean() || completion.generation() != seen ||
+                    wakeCheck != null && wakeCheck.getAsBoolean());
             }
             finally
             {

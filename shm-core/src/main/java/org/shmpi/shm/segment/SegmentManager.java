@@ -338,6 +338,31 @@ public final class SegmentManager implements AutoCloseable
     }
 
     /**
+     * As {@link #release}, but when that was the last reference the segment is unmapped at once
+     * and forgotten rather than kept idle: for segments whose name the creator will reuse for a
+     * new file (a collective segment is named by its communicator's context id, which is reused
+     * once freed), so that the next {@link #open} of the name maps the new file.
+     */
+    public synchronized void forget(final Segment segment)
+    {
+        checkOwned(segment);
+        if (segment.isCreator() || opened.get(segment.name()) != segment)
+        {
+            return;
+        }
+        if (segment.references <= 0)
+        {
+            throw new IllegalStateException("segment released more often than opened: name=" + segment.name());
+        }
+        if (--segment.references == 0)
+        {
+            opened.remove(segment.name());
+            idle.remove(segment.name());
+            segment.unmap();
+        }
+    }
+
+    /**
      * Removes a segment this manager created: unlinks the file (peers that mapped it keep valid
      * memory until they unmap) and unmaps it here. Using its payload afterwards faults.
      *

@@ -217,6 +217,32 @@ class SegmentManagerTest
         }
     }
 
+    /**
+     * A name the creator reuses for a new file (a collective segment after its context id comes
+     * back): a peer that forgot the old mapping maps the new file; one that only released it
+     * would get the stale mapping from its idle cache.
+     */
+    @Test
+    void forgetLetsTheNextOpenMapANewFileOfTheSameName() throws IOException
+    {
+        final SegmentManager rank0 = manager(0);
+        final SegmentManager rank1 = manager(1);
+        final String name = SegmentNames.collective(5, 0);
+        final Segment first = rank0.create(SegmentKind.COLLECTIVE, name, 4096);
+        first.buffer().putIntVolatile(0, 11);
+        final Segment seen = rank1.open(SegmentKind.COLLECTIVE, name, 0, System.nanoTime());
+        assertEquals(11, seen.buffer().getIntVolatile(0));
+        rank1.forget(seen);
+        assertFalse(seen.isMapped(), "the last reference forgotten: unmapped at once");
+        rank0.remove(first);
+        final Segment second = rank0.create(SegmentKind.COLLECTIVE, name, 4096);
+        second.buffer().putIntVolatile(0, 22);
+        final Segment again = rank1.open(SegmentKind.COLLECTIVE, name, 0, System.nanoTime());
+        assertEquals(22, again.buffer().getIntVolatile(0), "the new file, not a cached mapping of the old one");
+        rank1.forget(again);
+        rank0.remove(second);
+    }
+
     @Test
     void idleCacheIsBoundedAndNeverUnmapsAReferencedSegment() throws IOException
     {

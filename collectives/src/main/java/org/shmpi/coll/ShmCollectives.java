@@ -1,0 +1,336 @@
+package org.shmpi.coll;
+
+import static org.shmpi.coll.ShmCollectiveDescriptor.DONE_OFFSET;
+import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_OFFSET;
+import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.AtomicBuffer;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.shm.BlockedCall;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.segment.Segment;
+import org.shmpi.shm.segment.SegmentKind;
+import org.shmpi.shm.segment.SegmentManager;
+import org.shmpi.shm.segment.SegmentNames;
+
+/**
+ * Blocking collectives of small messages through a communicator's shared segment
+ * ({@link ShmCollectiveDescriptor}): instead of messages through rings, every member writes its
+ * contribution and a sequence number into its own cache line (or data slot) and reads the
+ * others' directly. An allreduce or a barrier is one write and n reads per member, one
+ * cache-line transfer deep; every member folds the contributions itself in rank order, so the
+ * result is the same bits on every member and from run to run, for non-commutative ops too.
+ *
+ * <p>Waiting spins, yields, then sleeps on the rank's wake word ({@code awaitShared}); every
+ * write another member may wait on is followed by waking the members. A member that dies while
+ * others wait ends the job through the abort word, which the wait loop checks.
+ *
+ * <p>One instance per communicator and member; not for concurrent use (MPI orders collectives).
+ */
+public final class ShmCollectives implements AutoCloseable
+{
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+
+    private final PointToPointEngine engine;
+    private final SegmentManager manager;
+    private final Segment segment;
+    private final AtomicBuffer buffer;
+    private final int[] world;
+    private final int me;
+    private final int n;
+    private final int dataBytes;
+    private final int stride;
+    /** Operations run so far; operation k uses parity {@code k & 1}. */
+    private long ops;
+
+    // The conditions waited for, as fields so that waiting allocates nothing.
+    private long waitFor;
+    private int waitRank;
+    private final BooleanSupplier allArrived = this::allArrived;
+    private final BooleanSupplier rankArrived = this::rankArrived;
+    private final BooleanSupplier allDone = this::allDone;
+
+    private ShmCollectives(final PointToPointEngine engine, final SegmentManager manager, final Segment segment,
+        final int[] world, final int me, final int dataBytes)
+    {
+        this.engine = engine;
+        this.manager = manager;
+        this.segment = segment;
+        this.buffer = segment.buffer();
+        this.world = world;
+        this.me = me;
+        this.n = world.length;
+        this.dataBytes = dataBytes;
+        this.stride = ShmCollectiveDescriptor.stride(dataBytes);
+    }
+
+    /**
+     * Sets up the shared state of a communicator of world ranks {@code world} (this process is
+     * {@code world[me]}) on collective context {@code context}: member 0 creates the segment,
+     * the others map it (waiting for it up to 30 s). Every member must call it at the same point
+     * (its first shared-memory collective).
+     */
+    public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int dataBytes)
+    {
+        final SegmentManager manager = engine.segments();
+        final String name = SegmentNames.collective(context, world[0]);
+        final long length = ShmCollectiveDescriptor.payloadLength(world.length, dataBytes);
+        try
+        {
+            final Segment segment;
+            if (me == 0)
+            {
+                segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
+                {
+                    b.putInt(ShmCollectiveDescriptor.RANKS_OFFSET, world.length);
+                    b.putInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET, dataBytes);
+                });
+            }
+            else
+            {
+                segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+                final AtomicBuffer b = segment.buffer();
+                if (b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) != world.length ||
+                    b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) != dataBytes)
+                {
+                    manager.release(segment);
+                    throw new ShmpiException(ErrorClass.ERR_INTERN, "collective segment " + name + " describes " +
+                        b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) + " ranks and data slots of " +
+                        b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) + " bytes, not " + world.length + " and " +
+                        dataBytes);
+                }
+            }
+            return new ShmCollectives(engine, manager, segment, world.clone(), me, dataBytes);
+        }
+        catch (final IOException ex)
+        {
+            throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot set up the collective segment " + name + ": " +
+                ex.getMessage(), ex);
+        }
+    }
+
+    /** The largest message (bytes per member) these algorithms carry. */
+    public int capacity()
+    {
+        return dataBytes;
+    }
+
+    /** Barrier: each member announces its arrival and waits for all the others'. */
+    public void barrier()
+    {
+        final long k = ++ops;
+        buffer.putLongRelease(flag(me, k), k);
+        wakeAll();
+        awaitAllArrived(k);
+        finish(k);
+    }
+
+    /**
+     * Allreduce of {@code bytes} packed bytes ({@code items} items) of {@code data} with
+     * {@code reducer}; the result, {@code x0 op x1 op ... op x(n-1)} folded left in rank order,
+     * lands in {@code out} (which may be {@code data}).
+     */
+    public void allreduce(final byte[] data, final int bytes, final int items, final Reducer reducer,
+        final byte[] out)
+    {
+        final long k = ++ops;
+        awaitAllDone(k);
+        publish(k, data, bytes);
+        wakeAll();
+        awaitAllArrived(k);
+        fold(k, bytes, items, reducer, out);
+        finish(k);
+    }
+
+    /** Reduce to {@code root}: the members publish, the root folds in rank order into {@code out}. */
+    public void reduce(final int root, final byte[] data, final int bytes, final int items, final Reducer reducer,
+        final byte[] out)
+    {
+        final long k = ++ops;
+        awaitAllDone(k);
+        if (me != root)
+        {
+            publish(k, data, bytes);
+            finish(k);
+            return;
+        }
+        // The root's own contribution is read from its own slot like the others'.
+        publish(k, data, bytes);
+        awaitAllArrived(k);
+        fold(k, bytes, items, reducer, out);
+        finish(k);
+    }
+
+    /** Broadcast of {@code bytes} bytes of {@code buf} from {@code root}. */
+    public void bcast(final int root, final byte[] buf, final int bytes)
+    {
+        final long k = ++ops;
+        if (me == root)
+        {
+            awaitAllDone(k);
+            publish(k, buf, bytes);
+            finish(k);
+            return;
+        }
+        waitFor = k;
+        waitRank = root;
+        if (!rankArrived())
+        {
+            engine.progressEngine().awaitShared(rankArrived, BlockedCall.BARRIER);
+        }
+        copyOut(root, k, buf, 0, bytes);
+        finish(k);
+    }
+
+    /**
+     * Unmaps the segment; member 0 also removes its file. The others forget their mapping (the
+     * name comes back with the context id, for a new file).
+     */
+    @Override
+    public void close()
+    {
+        if (me == 0)
+        {
+            manager.remove(segment);
+        }
+        else
+        {
+            manager.forget(segment);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private int block(final int rank)
+    {
+        return ShmCollectiveDescriptor.BLOCKS_OFFSET + rank * stride;
+    }
+
+    private int flag(final int rank, final long k)
+    {
+        return block(rank) + ShmCollectiveDescriptor.flagOffset((int)k);
+    }
+
+    private int payload(final int rank, final long k, final int bytes)
+    {
+        return bytes <= INLINE_PAYLOAD ? flag(rank, k) + INLINE_OFFSET :
+            block(rank) + ShmCollectiveDescriptor.dataOffset((int)k, dataBytes);
+    }
+
+    private void publish(final long k, final byte[] data, final int bytes)
+    {
+        if (bytes > dataBytes)
+        {
+            throw new IllegalArgumentException("message larger than the data slot: bytes=" + bytes + ", capacity=" +
+                dataBytes);
+        }
+        buffer.putBytes(payload(me, k, bytes), data, 0, bytes);
+        // Release: a member that sees seq = k sees the payload.
+        buffer.putLongRelease(flag(me, k), k);
+    }
+
+    private void copyOut(final int rank, final long k, final byte[] into, final int offset, final int bytes)
+    {
+        UnsafeApi.copyMemory(null, buffer.addressOffset() + payload(rank, k, bytes), into, BYTES + offset, bytes);
+    }
+
+    /** Every member's contribution folded left in rank order into {@code out}. */
+    private void fold(final long k, final int bytes, final int items, final Reducer reducer, final byte[] out)
+    {
+        final byte[] acc = new byte[bytes];
+        final byte[] next = new byte[bytes];
+        copyOut(0, k, acc, 0, bytes);
+        byte[] a = acc;
+        byte[] b = next;
+        for (int r = 1; r < n; r++)
+        {
+            copyOut(r, k, b, 0, bytes);
+            // b = a op b: the lower ranks' partial result is the "in" operand.
+            reducer.apply(a, 0, b, 0, items);
+            final byte[] t = a;
+            a = b;
+            b = t;
+        }
+        System.arraycopy(a, 0, out, 0, bytes);
+    }
+
+    /** This member is done reading operation k: it may be overwritten two operations later. */
+    private void finish(final long k)
+    {
+        buffer.putLongRelease(block(me) + DONE_OFFSET, k);
+        wakeAll();
+    }
+
+    private void awaitAllArrived(final long k)
+    {
+        waitFor = k;
+        if (!allArrived())
+        {
+            engine.progressEngine().awaitShared(allArrived, BlockedCall.BARRIER);
+        }
+    }
+
+    /** Before writing the parity of operation k: the operation two before is finished everywhere. */
+    private void awaitAllDone(final long k)
+    {
+        if (k <= 2)
+        {
+            return;
+        }
+        waitFor = k - 2;
+        if (!allDone())
+        {
+            engine.progressEngine().awaitShared(allDone, BlockedCall.BARRIER);
+        }
+    }
+
+    private boolean allArrived()
+    {
+        final long k = waitFor;
+        for (int r = 0; r < n; r++)
+        {
+            if (buffer.getLongVolatile(flag(r, k)) < k)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean rankArrived()
+    {
+        return buffer.getLongVolatile(flag(waitRank, waitFor)) >= waitFor;
+    }
+
+    private boolean allDone()
+    {
+        final long k = waitFor;
+        for (int r = 0; r < n; r++)
+        {
+            if (buffer.getLongVolatile(block(r) + DONE_OFFSET) < k)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void wakeAll()
+    {
+        for (int r = 0; r < n; r++)
+        {
+            if (r != me)
+            {
+                engine.wakeRank(world[r]);
+            }
+        }
+    }
+}
