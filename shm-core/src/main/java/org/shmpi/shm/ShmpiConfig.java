@@ -39,6 +39,17 @@ public final class ShmpiConfig
     public static final long LAUNCHER_TIMEOUT_MS_DEFAULT = 3_000;
 
     /** Busy polls before a waiting rank starts to yield. */
+    /**
+     * Set by {@code shmrun} when the job has more ranks than the CPUs it may run on. Then a
+     * waiting rank does not spin (spinning only keeps the core from the rank it waits for) and
+     * yields for longer before it sleeps: {@link #IDLE_SPINS_OVERSUBSCRIBED} and
+     * {@link #IDLE_YIELDS_OVERSUBSCRIBED} become the defaults of the two settings below.
+     */
+    public static final String OVERSUBSCRIBED_PROP = "shmpi.oversubscribed";
+    public static final boolean OVERSUBSCRIBED_DEFAULT = false;
+    public static final int IDLE_SPINS_OVERSUBSCRIBED = 0;
+    public static final int IDLE_YIELDS_OVERSUBSCRIBED = 1000;
+
     public static final String IDLE_SPINS_PROP = "shmpi.idle.spins";
     public static final int IDLE_SPINS_DEFAULT = 200;
 
@@ -69,6 +80,7 @@ public final class ShmpiConfig
     private final long initTimeoutMs;
     private final long heartbeatIntervalMs;
     private final long launcherTimeoutMs;
+    private final boolean oversubscribed;
     private final int idleSpins;
     private final int idleYields;
     private final long idleSleepMaxUs;
@@ -91,8 +103,11 @@ public final class ShmpiConfig
             props, env, HEARTBEAT_INTERVAL_MS_PROP, HEARTBEAT_INTERVAL_MS_DEFAULT, 1, 60_000);
         launcherTimeoutMs = number(
             props, env, LAUNCHER_TIMEOUT_MS_PROP, LAUNCHER_TIMEOUT_MS_DEFAULT, 10, Long.MAX_VALUE);
-        idleSpins = (int)number(props, env, IDLE_SPINS_PROP, IDLE_SPINS_DEFAULT, 0, Integer.MAX_VALUE);
-        idleYields = (int)number(props, env, IDLE_YIELDS_PROP, IDLE_YIELDS_DEFAULT, 0, Integer.MAX_VALUE);
+        oversubscribed = bool(props, env, OVERSUBSCRIBED_PROP, OVERSUBSCRIBED_DEFAULT);
+        idleSpins = (int)number(props, env, IDLE_SPINS_PROP,
+            oversubscribed ? IDLE_SPINS_OVERSUBSCRIBED : IDLE_SPINS_DEFAULT, 0, Integer.MAX_VALUE);
+        idleYields = (int)number(props, env, IDLE_YIELDS_PROP,
+            oversubscribed ? IDLE_YIELDS_OVERSUBSCRIBED : IDLE_YIELDS_DEFAULT, 0, Integer.MAX_VALUE);
         idleSleepMaxUs = number(props, env, IDLE_SLEEP_MAX_US_PROP, IDLE_SLEEP_MAX_US_DEFAULT, 1, 10_000_000);
         abortGraceMs = number(props, env, ABORT_GRACE_MS_PROP, ABORT_GRACE_MS_DEFAULT, 0, 60_000);
         futexEnabled = bool(props, env, FUTEX_ENABLED_PROP, FUTEX_ENABLED_DEFAULT);
@@ -214,6 +229,12 @@ public final class ShmpiConfig
     public long launcherTimeoutMs()
     {
         return launcherTimeoutMs;
+    }
+
+    /** Whether the job has more ranks than CPUs ({@link #OVERSUBSCRIBED_PROP}). */
+    public boolean oversubscribed()
+    {
+        return oversubscribed;
     }
 
     public int idleSpins()

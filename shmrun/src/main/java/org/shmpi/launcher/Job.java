@@ -189,6 +189,8 @@ final class Job
             }
         }
 
+        // More ranks than the CPUs the job may use: waiting ranks should not spin.
+        final boolean oversubscribed = options.np > Runtime.getRuntime().availableProcessors();
         for (int rank = 0; rank < options.np; rank++)
         {
             final List<String> cmd = new ArrayList<>();
@@ -203,6 +205,10 @@ final class Job
             if (placed != null && options.rankProperty(Binding.RANK_CPUS_PROP_NAME) == null)
             {
                 cmd.add("-D" + Binding.RANK_CPUS_PROP_NAME + "=" + placed);
+            }
+            if (oversubscribed && options.rankProperty(ShmpiConfig.OVERSUBSCRIBED_PROP) == null)
+            {
+                cmd.add("-D" + ShmpiConfig.OVERSUBSCRIBED_PROP + "=true");
             }
             cmd.addAll(options.jvmArgs);
             cmd.add("-cp");
