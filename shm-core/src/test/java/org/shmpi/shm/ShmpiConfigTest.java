@@ -76,7 +76,7 @@ class ShmpiConfigTest
     {
         final Map<String, String> values = ShmpiConfig.defaults().effectiveValues();
         assertEquals(List.of(SHM_DIR_PROP, RING_CAPACITY_PROP, EAGER_LIMIT_PROP, INIT_TIMEOUT_MS_PROP, HEARTBEAT_INTERVAL_MS_PROP,
-            LAUNCHER_TIMEOUT_MS_PROP, IDLE_SPINS_PROP, IDLE_YIELDS_PROP, IDLE_SLEEP_MAX_US_PROP, ABORT_GRACE_MS_PROP,
+            LAUNCHER_TIMEOUT_MS_PROP, OVERSUBSCRIBED_PROP, IDLE_SPINS_PROP, IDLE_YIELDS_PROP, IDLE_SLEEP_MAX_US_PROP, ABORT_GRACE_MS_PROP,
             FUTEX_ENABLED_PROP, SHM_KEEP_PROP), List.copyOf(values.keySet()));
         assertEquals(Integer.toString(RING_CAPACITY_DEFAULT), values.get(RING_CAPACITY_PROP));
         assertEquals("/dev/shm", values.get(SHM_DIR_PROP));
@@ -84,6 +84,22 @@ class ShmpiConfigTest
 
         final Map<String, String> set = ShmpiConfig.from(props(IDLE_SPINS_PROP, "9"), Map.of()).effectiveValues();
         assertEquals("9", set.get(IDLE_SPINS_PROP));
+    }
+
+    /** More ranks than CPUs: no spinning, longer yielding, unless the settings say otherwise. */
+    @Test
+    void oversubscribedJobsChangeTheIdleDefaultsOnly()
+    {
+        final ShmpiConfig plain = ShmpiConfig.defaults();
+        assertEquals(IDLE_SPINS_DEFAULT, plain.idleSpins());
+        assertEquals(IDLE_YIELDS_DEFAULT, plain.idleYields());
+        final ShmpiConfig over = ShmpiConfig.from(props(OVERSUBSCRIBED_PROP, "true"), Map.of());
+        assertTrue(over.oversubscribed());
+        assertEquals(IDLE_SPINS_OVERSUBSCRIBED, over.idleSpins());
+        assertEquals(IDLE_YIELDS_OVERSUBSCRIBED, over.idleYields());
+        final Properties both = props(OVERSUBSCRIBED_PROP, "true");
+        both.setProperty(IDLE_SPINS_PROP, "7");
+        assertEquals(7, ShmpiConfig.from(both, Map.of()).idleSpins(), "an explicit setting wins");
     }
 
     @ParameterizedTest
