@@ -320,17 +320,20 @@ public final class SharedHeap implements AutoCloseable
             return;
         }
         // Over the threshold: ask for a collection, then take the references it frees as they
-        // arrive until we are under the threshold, the queue stays empty for a while, or the deadline passes.
+        // arrive. Under the threshold, keep taking them until none comes for a moment, so that
+        // what stays unreleased is what is really live (the new threshold is twice that); over
+        // it, wait longer, up to a deadline, in case the machine is crowded.
         collections.incrementAndGet();
         System.gc();
         final long deadline = System.nanoTime() + COLLECT_WAIT_NS;
         long quietMs = 20;
-        while (unreleasedBytes.get() > threshold && deadline - System.nanoTime() > 0)
+        while (deadline - System.nanoTime() > 0)
         {
+            final boolean under = unreleasedBytes.get() <= threshold;
             final Reference<? extends ByteBuffer> r;
             try
             {
-                r = dropped.remove(quietMs);
+                r = dropped.remove(under ? 2 : quietMs);
             }
             catch (final InterruptedException ex)
             {
@@ -339,7 +342,7 @@ public final class SharedHeap implements AutoCloseable
             }
             if (r == null)
             {
-                if (quietMs >= 320)
+                if (under || quietMs >= 320)
                 {
                     break;
                 }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The job lifecycle, end to end: real {@code shmrun} processes launching real rank JVMs. Every
@@ -121,6 +122,19 @@ class LifecycleIT
         final Result r = run("kill-in-recv", 60, scenario(3, NO_GRACE_KILL, "kill-in-recv", "1"));
         assertEquals(137, r.exit, r.toString());
         assertTrue(r.err.matches("(?s).*shmrun: rank 1 \\(pid \\d+\\) killed by signal 9 \\(SIGKILL\\)\n.*"),
+            r.toString());
+        assertOthersStoppedByThemselves(r);
+        assertCleanedUp(r);
+    }
+
+    /** A rank that dies while the others wait in a collective (shared-memory flags or a schedule) ends the job. */
+    @ParameterizedTest
+    @ValueSource(strings = {"kill-in-allreduce", "kill-in-iallgather"})
+    void rankKilledWhileOthersWaitInACollective(final String mode) throws Exception
+    {
+        final Result r = run(mode, 60, scenario(4, NO_GRACE_KILL, mode, "2"));
+        assertEquals(137, r.exit, r.toString());
+        assertTrue(r.err.matches("(?s).*shmrun: rank 2 \\(pid \\d+\\) killed by signal 9 \\(SIGKILL\\)\n.*"),
             r.toString());
         assertOthersStoppedByThemselves(r);
         assertCleanedUp(r);

@@ -120,6 +120,31 @@ public final class Scenario
                 System.out.println("UNEXPECTED rank " + rank + " returned from recv");
                 break;
             }
+            case "kill-in-allreduce":
+            case "kill-in-iallgather":
+            {
+                // The others wait inside a collective for the rank that dies: in the shared-memory
+                // allreduce (flags in the segment) or in a nonblocking allgather's schedule.
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    System.out.println("FAIL_AT " + System.currentTimeMillis() + " pid=" + pid);
+                    System.out.flush();
+                    killSelf();
+                }
+                System.out.println("BLOCKED rank=" + rank + " pid=" + pid);
+                if (mode.equals("kill-in-allreduce"))
+                {
+                    MPI.COMM_WORLD.allReduce(new int[] {rank}, new int[1], 1, MPI.INT, MPI.SUM);
+                }
+                else
+                {
+                    final int n = MPI.COMM_WORLD.getSize();
+                    MPI.COMM_WORLD.iAllGather(new int[] {rank}, 1, MPI.INT, new int[n], 1, MPI.INT).waitFor();
+                }
+                System.out.println("UNEXPECTED rank " + rank + " returned from the collective");
+                break;
+            }
             case "kill-after-finalize":
                 MPI.Finalize();
                 if (rank == target)
