@@ -856,7 +856,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             check();
-            final org.shmpi.coll.ShmCollectives s = shmFor("barrier", 0);
+            // Only the application's barriers: MPI.Finalize's must not set up shared state.
+            final org.shmpi.coll.ShmCollectives s = call == BlockedCall.BARRIER ? shmFor("barrier", 0) : null;
             if (s != null)
             {
                 s.barrier();
@@ -1823,7 +1824,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         if (s == null)
         {
             s = org.shmpi.coll.ShmCollectives.attach(engine(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.current().dataBytes());
+                org.shmpi.coll.CollectiveSettings.current().dataBytes(), () -> disseminate(BlockedCall.BARRIER));
             shm = s;
         }
         return s;
@@ -2892,5 +2893,222 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public String toString()
     {
         return name;
+    }
+
+    // Detached nonblocking collectives
+
+    /** + Detached {@link #iBarrier()}: {@code callback} runs once every member has called it. */
+    public final void iBarrierDetached(final CompletionCallback callback)
+    {
+        iBarrier().onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iBcast} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iBcastDetached(final Object buf, final int count, final Datatype type, final int root,
+        final CompletionCallback callback)
+    {
+        iBcast(buf, count, type, root).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iGather} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
+        final CompletionCallback callback)
+    {
+        iGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iGatherv} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root,
+        final CompletionCallback callback)
+    {
+        iGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iScatter} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iScatterDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
+        final CompletionCallback callback)
+    {
+        iScatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iScatterv} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iScattervDetached(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
+        final CompletionCallback callback)
+    {
+        iScatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iAllGather} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iAllGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iAllGatherv} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iAllGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iAllGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iAllToAll} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iAllToAllDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iAllToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iAllToAllv} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iAllToAllvDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iAllToAllw} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iAllToAllwDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes,
+        final CompletionCallback callback)
+    {
+        iAllToAllw(sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iReduce} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iReduceDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root,
+        final CompletionCallback callback)
+    {
+        iReduce(sendbuf, recvbuf, count, type, op, root).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iAllReduce} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iAllReduceDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op,
+        final CompletionCallback callback)
+    {
+        iAllReduce(sendbuf, recvbuf, count, type, op).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iReduceScatter} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iReduceScatterDetached(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op,
+        final CompletionCallback callback)
+    {
+        iReduceScatter(sendbuf, recvbuf, recvcounts, type, op).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iReduceScatterBlock} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iReduceScatterBlockDetached(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op,
+        final CompletionCallback callback)
+    {
+        iReduceScatterBlock(sendbuf, recvbuf, recvcount, type, op).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iNeighborAllGather} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iNeighborAllGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iNeighborAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iNeighborAllGatherv} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iNeighborAllGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iNeighborAllGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iNeighborAllToAll} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iNeighborAllToAllDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iNeighborAllToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iNeighborAllToAllv} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iNeighborAllToAllvDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype,
+        final CompletionCallback callback)
+    {
+        iNeighborAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iNeighborAllToAllw} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iNeighborAllToAllwDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes,
+        final CompletionCallback callback)
+    {
+        iNeighborAllToAllw(sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes).onComplete(callback);
     }
 }

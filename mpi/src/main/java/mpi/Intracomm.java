@@ -450,4 +450,28 @@ public class Intracomm extends Comm
     {
         return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, true, true, false));
     }
+
+    // Detached nonblocking collectives
+
+    /**
+     * + Detached {@link #iScan} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iScanDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op,
+        final CompletionCallback callback)
+    {
+        iScan(sendbuf, recvbuf, count, type, op).onComplete(callback);
+    }
+
+    /**
+     * + Detached {@link #iExScan} (StarPU-MPI style): starts it and calls {@code callback} when it
+     * completes, during a later MPI call of this rank; there is no request to wait for. The
+     * buffers stay reachable until then.
+     */
+    public final void iExScanDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op,
+        final CompletionCallback callback)
+    {
+        iExScan(sendbuf, recvbuf, count, type, op).onComplete(callback);
+    }
 }

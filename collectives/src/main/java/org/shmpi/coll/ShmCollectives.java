@@ -73,18 +73,21 @@ public final class ShmCollectives implements AutoCloseable
     /**
      * Sets up the shared state of a communicator of world ranks {@code world} (this process is
      * {@code world[me]}) on collective context {@code context}: member 0 creates the segment,
-     * the others map it (waiting for it up to 30 s). Every member must call it at the same point
-     * (its first shared-memory collective).
+     * then all run {@code barrier} (a point-to-point barrier of the communicator, whose waits show
+     * in status reports), then the others map it. Every member must call it at the same point
+     * (its first shared-memory collective). Each member also maps every other member's inbox
+     * now, while all are alive, so that waking a member never has to map a file that a member
+     * leaving MPI has already removed.
      */
     public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
-        final int context, final int dataBytes)
+        final int context, final int dataBytes, final Runnable barrier)
     {
         final SegmentManager manager = engine.segments();
         final String name = SegmentNames.collective(context, world[0]);
         final long length = ShmCollectiveDescriptor.payloadLength(world.length, dataBytes);
         try
         {
-            final Segment segment;
+            Segment segment = null;
             if (me == 0)
             {
                 segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
@@ -93,10 +96,16 @@ public final class ShmCollectives implements AutoCloseable
                     b.putInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET, dataBytes);
                 });
             }
-            else
+            for (final int w : world)
             {
+                engine.prepareWake(w);
+            }
+            barrier.run();
+            if (me != 0)
+            {
+                // It exists: member 0 made it before the barrier.
                 segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
-                    System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
                 final AtomicBuffer b = segment.buffer();
                 if (b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) != world.length ||
                     b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) != dataBytes)

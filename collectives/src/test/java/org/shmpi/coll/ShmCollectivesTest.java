@@ -109,7 +109,9 @@ class ShmCollectivesTest
         {
             world[r] = r;
         }
-        final ShmCollectives shm = ShmCollectives.attach(engine, world, me, CONTEXT, 1024);
+        final Members attaching = new Members(engine, world, me, CONTEXT + 1, 1);
+        final ShmCollectives shm = ShmCollectives.attach(engine, world, me, CONTEXT, 1024, () ->
+            new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
         final Random random = new Random(7);
         final int[] sizes = {1, 3, 63};
         for (int k = 0; k < 400; k++)
@@ -166,7 +168,7 @@ class ShmCollectivesTest
         job = ThreadedJob.start("shmcoll-1", 1, 64 * 1024);
         job.run(30, engine ->
         {
-            final ShmCollectives shm = ShmCollectives.attach(engine, new int[] {0}, 0, CONTEXT, 1024);
+            final ShmCollectives shm = ShmCollectives.attach(engine, new int[] {0}, 0, CONTEXT, 1024, () -> { });
             shm.barrier();
             final byte[] out = new byte[16];
             shm.allreduce(matrices(0, 1, 3), 16, 1, MATRIX, out);

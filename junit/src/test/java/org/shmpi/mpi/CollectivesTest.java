@@ -665,6 +665,18 @@ class CollectivesTest
         r5.onComplete(rq -> seen[0]++);
         r5.waitFor();
         assertEquals(1, seen[0]);
+        // Detached: no request; the callbacks run during later MPI calls of this rank.
+        final int[] detachedSum = new int[1];
+        final int[] calls = new int[2];
+        c.iAllReduceDetached(new int[] {me + 1}, detachedSum, 1, MPI.INT, MPI.SUM, st -> calls[0]++);
+        c.iBarrierDetached(st -> calls[1]++);
+        while (calls[0] + calls[1] < 2)
+        {
+            MPI.progress();
+        }
+        assertEquals(n * (n + 1) / 2, detachedSum[0], "detached allreduce");
+        assertEquals(1, calls[0]);
+        assertEquals(1, calls[1]);
     }
 
     @Test

@@ -196,7 +196,15 @@ public final class PointToPointEngine implements AutoCloseable
         return completion;
     }
 
-    /** The context ids in use on this rank. */
+    /** Maps world rank {@code rank}'s inbox now (if not yet), so that a later {@link #wakeRank} needs no file. */
+    public void prepareWake(final int rank)
+    {
+        if (rank != this.rank)
+        {
+            transport.peer(rank);
+        }
+    }
+
     /**
      * Wakes world rank {@code rank} if it sleeps on its wake word: for a writer of shared memory
      * that rank may wait on ({@code ProgressEngine.awaitShared}), after publishing. A full fence
@@ -210,6 +218,8 @@ public final class PointToPointEngine implements AutoCloseable
         }
         transport.peer(rank).wakeWord().wakeIfSleeping();
     }
+
+    /** The context ids in use on this rank. */
 
     public ContextIds contexts()
     {
