@@ -48,6 +48,9 @@ public final class ShmCollectives implements AutoCloseable
     private final int stride;
     /** Operations run so far; operation k uses parity {@code k & 1}. */
     private long ops;
+    /** Scratch of {@link #fold}, grown as needed. */
+    private byte[] acc = new byte[64];
+    private byte[] next = new byte[64];
 
     // The conditions waited for, as fields so that waiting allocates nothing.
     private long waitFor;
@@ -254,8 +257,11 @@ public final class ShmCollectives implements AutoCloseable
     /** Every member's contribution folded left in rank order into {@code out}. */
     private void fold(final long k, final int bytes, final int items, final Reducer reducer, final byte[] out)
     {
-        final byte[] acc = new byte[bytes];
-        final byte[] next = new byte[bytes];
+        if (acc.length < bytes)
+        {
+            acc = new byte[bytes];
+            next = new byte[bytes];
+        }
         copyOut(0, k, acc, 0, bytes);
         byte[] a = acc;
         byte[] b = next;
@@ -334,12 +340,6 @@ public final class ShmCollectives implements AutoCloseable
 
     private void wakeAll()
     {
-        for (int r = 0; r < n; r++)
-        {
-            if (r != me)
-            {
-                engine.wakeRank(world[r]);
-            }
-        }
+        engine.wakeRanks(world);
     }
 }

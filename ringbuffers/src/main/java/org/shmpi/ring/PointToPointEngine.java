@@ -219,6 +219,22 @@ public final class PointToPointEngine implements AutoCloseable
         transport.peer(rank).wakeWord().wakeIfSleeping();
     }
 
+    /**
+     * {@link #wakeRank} for every rank of {@code ranks} but this one, with one full fence for all
+     * (the writer's release stores before it, each rank's wake word load after it).
+     */
+    public void wakeRanks(final int[] ranks)
+    {
+        org.agrona.UnsafeApi.fullFence();
+        for (final int r : ranks)
+        {
+            if (r != this.rank)
+            {
+                transport.peer(r).wakeWord().wakeIfSleepingAfterFence();
+            }
+        }
+    }
+
     /** The context ids in use on this rank. */
 
     public ContextIds contexts()

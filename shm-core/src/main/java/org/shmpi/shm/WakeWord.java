@@ -82,6 +82,18 @@ public final class WakeWord
         }
     }
 
+    /**
+     * Producer: as {@link #wakeIfSleeping()} for a producer that has just issued a full fence
+     * itself after publishing (one fence for several words to wake).
+     */
+    public void wakeIfSleepingAfterFence()
+    {
+        if (buffer.getIntVolatile(offset) == SLEEPING && buffer.compareAndSetInt(offset, SLEEPING, AWAKE))
+        {
+            futex.wake(address, Integer.MAX_VALUE);
+        }
+    }
+
     /** Whether the consumer announced it sleeps (volatile load; for tests and diagnostics). */
     public boolean isSleeping()
     {
