@@ -380,55 +380,31 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.gatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root, inPlace, blocking);
+            return InterCollectives.gatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root, inPlace,
+                blocking);
         }
         checkIntra(comm, "gatherv");
         checkRoot(comm, root);
-        final int n = comm.getSize();
         final int me = comm.getRank();
         final boolean isRoot = me == root;
-        int[] lengths = null;
-        int[] offsets = null;
-        byte[] all = null;
-        final byte[] mine;
-        if (isRoot)
+        final Blocks blocks = isRoot ? Blocks.items(recvbuf, rcounts, displs, rtype, comm.getSize(), "recv") : null;
+        final byte[] mine = isRoot && inPlace ? blocks.pack(me) : packed(sendbuf, 0, scount, stype);
+        if (isRoot && mine.length != blocks.lengths[me])
         {
-            checkedCounts(rcounts, n, "recvcount");
-            checkedDispls(displs, n, "displs");
-            lengths = new int[n];
-            for (int r = 0; r < n; r++)
-            {
-                lengths[r] = check(recvbuf, at(rtype, displs[r]), rcounts[r], rtype);
-            }
-            offsets = prefix(lengths);
-            all = new byte[sum(lengths)];
-            mine = inPlace ? packed(recvbuf, at(rtype, displs[me]), rcounts[me], rtype) :
-                packed(sendbuf, 0, scount, stype);
-            if (mine.length != lengths[me])
-            {
-                throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: the root sends " + mine.length +
-                    " bytes to its own block of " + lengths[me]);
-            }
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: the root sends " + mine.length +
+                " bytes to its own block of " + blocks.lengths[me]);
         }
-        else
-        {
-            mine = packed(sendbuf, 0, scount, stype);
-        }
+        final byte[] all = isRoot ? new byte[blocks.total] : null;
         final Members m = comm.collectiveMembers();
-        final byte[] gathered = all;
-        final int[] at = offsets;
-        final int[] len = lengths;
-        final Collective c = new Gatherv(m, root, mine, mine.length, all, offsets, lengths).then(s ->
-        {
-            if (isRoot)
+        final Collective c = new Gatherv(m, root, mine, mine.length, all, isRoot ? blocks.offsets : null,
+            isRoot ? blocks.lengths : null).then(s ->
             {
-                for (int r = 0; r < n; r++)
+                if (isRoot)
                 {
-                    unpack(gathered, at[r], len[r], recvbuf, at(rtype, displs[r]), rtype);
+                    blocks.unpackAll(all);
                 }
-            }
-            return null;
-        });
+                return null;
+            });
         return run(comm, m, c, "gather", blocking, sendbuf, recvbuf);
     }
 
@@ -453,47 +429,25 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.scatterv(comm, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, inPlace, blocking);
+            return InterCollectives.scatterv(comm, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, inPlace,
+                blocking);
         }
         checkIntra(comm, "scatterv");
         checkRoot(comm, root);
-        final int n = comm.getSize();
         final int me = comm.getRank();
         final boolean isRoot = me == root;
-        int[] lengths = null;
-        int[] offsets = null;
-        byte[] all = null;
-        final int rbytes;
-        if (isRoot)
+        final Blocks blocks = isRoot ? Blocks.items(sendbuf, scounts, displs, stype, comm.getSize(), "send") : null;
+        final int rbytes = isRoot && inPlace ? blocks.lengths[me] : check(recvbuf, 0, rcount, rtype);
+        if (isRoot && rbytes < blocks.lengths[me])
         {
-            checkedCounts(scounts, n, "sendcount");
-            checkedDispls(displs, n, "displs");
-            lengths = new int[n];
-            for (int r = 0; r < n; r++)
-            {
-                lengths[r] = check(sendbuf, at(stype, displs[r]), scounts[r], stype);
-            }
-            offsets = prefix(lengths);
-            all = new byte[sum(lengths)];
-            for (int r = 0; r < n; r++)
-            {
-                pack(sendbuf, at(stype, displs[r]), stype, all, offsets[r], lengths[r]);
-            }
-            rbytes = inPlace ? lengths[me] : check(recvbuf, 0, rcount, rtype);
-            if (!inPlace && rbytes < lengths[me])
-            {
-                throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: the root's own block of " + lengths[me] +
-                    " bytes does not fit its receive buffer of " + rbytes);
-            }
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: the root's own block of " + blocks.lengths[me] +
+                " bytes does not fit its receive buffer of " + rbytes);
         }
-        else
-        {
-            rbytes = check(recvbuf, 0, rcount, rtype);
-        }
-        final byte[] mine = isRoot && inPlace ? null : new byte[isRoot ? lengths[me] : rbytes];
+        final byte[] all = isRoot ? blocks.packAll() : null;
+        final byte[] mine = isRoot && inPlace ? null : new byte[isRoot ? blocks.lengths[me] : rbytes];
         final Members m = comm.collectiveMembers();
-        final Collective c = new Scatterv(m, root, all, offsets, lengths, mine, 0, mine == null ? 0 : mine.length)
-            .then(s ->
+        final Collective c = new Scatterv(m, root, all, isRoot ? blocks.offsets : null, isRoot ? blocks.lengths : null,
+            mine, 0, mine == null ? 0 : mine.length).then(s ->
             {
                 if (mine != null)
                 {
@@ -524,35 +478,24 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.allGatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, inPlace, blocking);
+            return InterCollectives.allGatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, inPlace,
+                blocking);
         }
         checkIntra(comm, "allGatherv");
-        final int n = comm.getSize();
         final int me = comm.getRank();
-        checkedCounts(rcounts, n, "recvcount");
-        checkedDispls(displs, n, "displs");
-        final int[] lengths = new int[n];
-        for (int r = 0; r < n; r++)
-        {
-            lengths[r] = check(recvbuf, at(rtype, displs[r]), rcounts[r], rtype);
-        }
-        final int[] offsets = prefix(lengths);
-        final byte[] all = new byte[sum(lengths)];
-        final byte[] mine = inPlace ? packed(recvbuf, at(rtype, displs[me]), rcounts[me], rtype) :
-            packed(sendbuf, 0, scount, stype);
-        if (mine.length != lengths[me])
+        final Blocks blocks = Blocks.items(recvbuf, rcounts, displs, rtype, comm.getSize(), "recv");
+        final byte[] mine = inPlace ? blocks.pack(me) : packed(sendbuf, 0, scount, stype);
+        if (mine.length != blocks.lengths[me])
         {
             throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: " + mine.length + " bytes sent for a block of " +
-                lengths[me]);
+                blocks.lengths[me]);
         }
-        System.arraycopy(mine, 0, all, offsets[me], mine.length);
+        final byte[] all = new byte[blocks.total];
+        System.arraycopy(mine, 0, all, blocks.offsets[me], mine.length);
         final Members m = comm.collectiveMembers();
-        final Collective c = new Allgatherv(m, all, offsets, lengths).then(s ->
+        final Collective c = new Allgatherv(m, all, blocks.offsets, blocks.lengths).then(s ->
         {
-            for (int r = 0; r < n; r++)
-            {
-                unpack(all, offsets[r], lengths[r], recvbuf, at(rtype, displs[r]), rtype);
-            }
+            blocks.unpackAll(all);
             return null;
         });
         return run(comm, m, c, "allGather", blocking, sendbuf, recvbuf);
@@ -609,46 +552,25 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.allToAllw(comm, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes, blocking);
+            return InterCollectives.allToAllw(comm, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes,
+                blocking);
         }
         checkIntra(comm, "allToAll");
         final int n = comm.getSize();
-        checkedCounts(scounts, n, "sendcount");
-        checkedCounts(rcounts, n, "recvcount");
-        checkedDispls(sdispls, n, "sdispls");
-        checkedDispls(rdispls, n, "rdispls");
-        if (stypes == null || stypes.length < n || rtypes == null || rtypes.length < n)
-        {
-            throw new MPIException(ErrorClass.ERR_ARG, "allToAllw: a datatype per rank is needed: size=" + n);
-        }
-        final int[] sLengths = new int[n];
-        final int[] rLengths = new int[n];
-        for (int r = 0; r < n; r++)
-        {
-            sLengths[r] = check(sendbuf, sdispls[r], scounts[r], stypes[r]);
-            rLengths[r] = check(recvbuf, rdispls[r], rcounts[r], rtypes[r]);
-        }
+        final Blocks send = Blocks.bytes(sendbuf, scounts, sdispls, stypes, n, "send");
+        final Blocks recv = Blocks.bytes(recvbuf, rcounts, rdispls, rtypes, n, "recv");
         final int me = comm.getRank();
-        if (sLengths[me] != rLengths[me])
+        if (send.lengths[me] != recv.lengths[me])
         {
-            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sLengths[me] + " bytes to self into a block of " +
-                rLengths[me]);
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + send.lengths[me] + " bytes to self into a " +
+                "block of " + recv.lengths[me]);
         }
-        final int[] sOffsets = prefix(sLengths);
-        final int[] rOffsets = prefix(rLengths);
-        final byte[] in = new byte[sum(sLengths)];
-        for (int r = 0; r < n; r++)
-        {
-            pack(sendbuf, sdispls[r], stypes[r], in, sOffsets[r], sLengths[r]);
-        }
-        final byte[] out = new byte[sum(rLengths)];
+        final byte[] in = send.packAll();
+        final byte[] out = new byte[recv.total];
         final Members m = comm.collectiveMembers();
-        final Collective c = new Alltoallv(m, in, sOffsets, sLengths, out, rOffsets, rLengths).then(s ->
+        final Collective c = new Alltoallv(m, in, send.offsets, send.lengths, out, recv.offsets, recv.lengths).then(s ->
         {
-            for (int r = 0; r < n; r++)
-            {
-                unpack(out, rOffsets[r], rLengths[r], recvbuf, rdispls[r], rtypes[r]);
-            }
+            recv.unpackAll(out);
             return null;
         });
         return run(comm, m, c, "allToAll", blocking, sendbuf, recvbuf);

@@ -126,22 +126,12 @@ final class InterCollectives
         if (role == MPI.ROOT)
         {
             final int n = comm.peers.length;
-            Collectives.checkedCounts(rcounts, n, "recvcount");
-            Collectives.checkedDispls(displs, n, "displs");
-            final int[] lengths = new int[n];
-            for (int r = 0; r < n; r++)
-            {
-                lengths[r] = Collectives.check(recvbuf, Collectives.at(rtype, displs[r]), rcounts[r], rtype);
-            }
-            final int[] offsets = Collectives.prefix(lengths);
-            final byte[] all = new byte[Collectives.sum(lengths)];
-            final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], ranks(n), all, offsets, lengths)
-                .then(s ->
+            final Blocks blocks = Blocks.items(recvbuf, rcounts, displs, rtype, n, "recv");
+            final byte[] all = new byte[blocks.total];
+            final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], ranks(n), all, blocks.offsets,
+                blocks.lengths).then(s ->
                 {
-                    for (int r = 0; r < n; r++)
-                    {
-                        Collectives.unpack(all, offsets[r], lengths[r], recvbuf, Collectives.at(rtype, displs[r]), rtype);
-                    }
+                    blocks.unpackAll(all);
                     return null;
                 });
             return Collectives.run(comm, m[0], c, "gather", blocking, recvbuf);
@@ -167,20 +157,9 @@ final class InterCollectives
         if (role == MPI.ROOT)
         {
             final int n = comm.peers.length;
-            Collectives.checkedCounts(scounts, n, "sendcount");
-            Collectives.checkedDispls(displs, n, "displs");
-            final int[] lengths = new int[n];
-            for (int r = 0; r < n; r++)
-            {
-                lengths[r] = Collectives.check(sendbuf, Collectives.at(stype, displs[r]), scounts[r], stype);
-            }
-            final int[] offsets = Collectives.prefix(lengths);
-            final byte[] all = new byte[Collectives.sum(lengths)];
-            for (int r = 0; r < n; r++)
-            {
-                Collectives.pack(sendbuf, Collectives.at(stype, displs[r]), stype, all, offsets[r], lengths[r]);
-            }
-            final Collective c = exchange(m[1], ranks(n), all, offsets, lengths, new int[0], null, new int[0], new int[0]);
+            final Blocks blocks = Blocks.items(sendbuf, scounts, displs, stype, n, "send");
+            final Collective c = exchange(m[1], ranks(n), blocks.packAll(), blocks.offsets, blocks.lengths, new int[0], null,
+                new int[0], new int[0]);
             return Collectives.run(comm, m[0], c, "scatter", blocking, sendbuf);
         }
         final int bytes = Collectives.check(recvbuf, 0, rcount, rtype);
@@ -201,26 +180,16 @@ final class InterCollectives
     {
         noInPlace(inPlace, "allGather");
         final int n = comm.peers.length;
-        Collectives.checkedCounts(rcounts, n, "recvcount");
-        Collectives.checkedDispls(displs, n, "displs");
+        final Blocks blocks = Blocks.items(recvbuf, rcounts, displs, rtype, n, "recv");
         final byte[] mine = Collectives.packed(sendbuf, 0, scount, stype);
-        final int[] lengths = new int[n];
-        for (int r = 0; r < n; r++)
-        {
-            lengths[r] = Collectives.check(recvbuf, Collectives.at(rtype, displs[r]), rcounts[r], rtype);
-        }
-        final int[] offsets = Collectives.prefix(lengths);
-        final byte[] all = new byte[Collectives.sum(lengths)];
+        final byte[] all = new byte[blocks.total];
         final int[] mineLengths = new int[n];
         java.util.Arrays.fill(mineLengths, mine.length);
         final Members[] m = members(comm);
-        final Collective c = exchange(m[1], ranks(n), mine, new int[n], mineLengths, ranks(n), all, offsets, lengths)
-            .then(s ->
+        final Collective c = exchange(m[1], ranks(n), mine, new int[n], mineLengths, ranks(n), all, blocks.offsets,
+            blocks.lengths).then(s ->
             {
-                for (int r = 0; r < n; r++)
-                {
-                    Collectives.unpack(all, offsets[r], lengths[r], recvbuf, Collectives.at(rtype, displs[r]), rtype);
-                }
+                blocks.unpackAll(all);
                 return null;
             });
         return Collectives.run(comm, m[0], c, "allGather", blocking, sendbuf, recvbuf);
@@ -232,37 +201,14 @@ final class InterCollectives
         final Datatype[] rtypes, final boolean blocking)
     {
         final int n = comm.peers.length;
-        Collectives.checkedCounts(scounts, n, "sendcount");
-        Collectives.checkedCounts(rcounts, n, "recvcount");
-        Collectives.checkedDispls(sdispls, n, "sdispls");
-        Collectives.checkedDispls(rdispls, n, "rdispls");
-        if (stypes == null || stypes.length < n || rtypes == null || rtypes.length < n)
-        {
-            throw new MPIException(ErrorClass.ERR_ARG, "allToAllw: a datatype per remote rank is needed: " + n);
-        }
-        final int[] sLengths = new int[n];
-        final int[] rLengths = new int[n];
-        for (int r = 0; r < n; r++)
-        {
-            sLengths[r] = Collectives.check(sendbuf, sdispls[r], scounts[r], stypes[r]);
-            rLengths[r] = Collectives.check(recvbuf, rdispls[r], rcounts[r], rtypes[r]);
-        }
-        final int[] sOffsets = Collectives.prefix(sLengths);
-        final int[] rOffsets = Collectives.prefix(rLengths);
-        final byte[] in = new byte[Collectives.sum(sLengths)];
-        for (int r = 0; r < n; r++)
-        {
-            Collectives.pack(sendbuf, sdispls[r], stypes[r], in, sOffsets[r], sLengths[r]);
-        }
-        final byte[] out = new byte[Collectives.sum(rLengths)];
+        final Blocks send = Blocks.bytes(sendbuf, scounts, sdispls, stypes, n, "send");
+        final Blocks recv = Blocks.bytes(recvbuf, rcounts, rdispls, rtypes, n, "recv");
+        final byte[] out = new byte[recv.total];
         final Members[] m = members(comm);
-        final Collective c = exchange(m[1], ranks(n), in, sOffsets, sLengths, ranks(n), out, rOffsets, rLengths)
-            .then(s ->
+        final Collective c = exchange(m[1], ranks(n), send.packAll(), send.offsets, send.lengths, ranks(n), out,
+            recv.offsets, recv.lengths).then(s ->
             {
-                for (int r = 0; r < n; r++)
-                {
-                    Collectives.unpack(out, rOffsets[r], rLengths[r], recvbuf, rdispls[r], rtypes[r]);
-                }
+                recv.unpackAll(out);
                 return null;
             });
         return Collectives.run(comm, m[0], c, "allToAll", blocking, sendbuf, recvbuf);
