@@ -66,7 +66,7 @@ int main(int argc, char **argv)
         struct chunk_ctx c = { rank, &o, sbuf, rbuf };
         osu_jit_warmup(rank, &o, chunk, &c);
     }
-    for (size = o.min_size; size <= o.max_size; size = osu_next_size(size)) {
+    for (size = o.min_size; size <= o.max_size; size = osu_next_size_in(&o, size)) {
         long iterations = osu_iterations(&o, size);
         double t;
         MPI_Barrier(MPI_COMM_WORLD);

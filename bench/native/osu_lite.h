@@ -3,6 +3,8 @@
  * options, defaults and format as the Java benchmarks (org.shmpi.bench.OsuOptions), so that
  * every system runs the very same iterations.
  *   -m [MIN:]MAX  -i N  -x N  -W N  -j N  -J SECONDS  -b array|buffer (accepted; C has one kind)  -h
+ *   -m A,B,...    exactly these sizes (a shmpi extension, as the Java side)
+ *   --vary        collectives only: new send data every call
  */
 #ifndef OSU_LITE_H
 #define OSU_LITE_H
@@ -17,7 +19,11 @@
 #define OSU_PRELUDE_SIZE 8
 #define OSU_JIT_CONTROL_TAG 7777
 
-enum osu_kind { OSU_LATENCY, OSU_BANDWIDTH, OSU_BARRIER /* no sizes: -i/-x count barriers */ };
+enum osu_kind { OSU_LATENCY, OSU_BANDWIDTH, OSU_BARRIER /* no sizes: -i/-x count barriers */,
+                OSU_COLLECTIVE /* sizes per rank-block, one timed call per iteration */ };
+
+#define OSU_DEFAULT_MAX_COLLECTIVE_SIZE (1 << 20)
+#define OSU_MAX_SIZE_LIST 64
 
 /* What osu_start_ranks accepts: exactly two ranks, an even number, or any number. */
 enum osu_ranks { OSU_RANKS_TWO, OSU_RANKS_EVEN, OSU_RANKS_ANY };
@@ -35,8 +41,17 @@ struct osu_options {
     long jit_prelude;
     double jit_seconds;
     int blocking;    /* osu_bw_lite -B */
+    int vary;        /* collectives --vary */
     const char *buffer;
+    int size_count;  /* -m A,B,...: that many sizes in size_list; 0: the ladder */
+    long size_list[OSU_MAX_SIZE_LIST];
 };
+
+static int osu_compare_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
 
 static inline long osu_number(const char *s, const char *opt, long least)
 {
@@ -52,8 +67,8 @@ static inline long osu_number(const char *s, const char *opt, long least)
 static inline void osu_usage(const char *prog, enum osu_kind kind)
 {
     fprintf(stderr, "Usage: %s [options]\n", prog);
-    fprintf(stderr, "  -m [MIN:]MAX        sizes MIN, 2*MIN, ... up to MAX bytes (default %d:%d)\n",
-            kind == OSU_LATENCY ? 0 : 1, OSU_DEFAULT_MAX_SIZE);
+    fprintf(stderr, "  -m [MIN:]MAX        sizes MIN, 2*MIN, ... up to MAX bytes, or a list A,B,... (default %d:%d)\n",
+            kind == OSU_LATENCY ? 0 : 1, kind == OSU_COLLECTIVE ? OSU_DEFAULT_MAX_COLLECTIVE_SIZE : OSU_DEFAULT_MAX_SIZE);
     fprintf(stderr, "  -i N                timed iterations per size (default: by size)\n");
     fprintf(stderr, "  -x N                untimed iterations per size (default: by size)\n");
     if (kind == OSU_BANDWIDTH) {
@@ -63,6 +78,8 @@ static inline void osu_usage(const char *prog, enum osu_kind kind)
     fprintf(stderr, "  -j N                warm-up before the first size, as the Java twin (default 20000)\n");
     fprintf(stderr, "  -J S                ... and for at least S seconds (default 1.0)\n");
     fprintf(stderr, "  -b array|buffer     accepted for symmetry with Java; C has one buffer kind\n");
+    if (kind == OSU_COLLECTIVE)
+        fprintf(stderr, "  --vary              new send data every call (iteration number in the first and last 8 bytes of each block)\n");
 }
 
 /* Returns 0 on success, 1 on help, -1 on error. */
@@ -72,7 +89,7 @@ static inline int osu_parse(int argc, char **argv, enum osu_kind kind, struct os
     memset(o, 0, sizeof *o);
     o->kind = kind;
     o->min_size = kind == OSU_LATENCY ? 0 : 1;
-    o->max_size = OSU_DEFAULT_MAX_SIZE;
+    o->max_size = kind == OSU_COLLECTIVE ? OSU_DEFAULT_MAX_COLLECTIVE_SIZE : OSU_DEFAULT_MAX_SIZE;
     o->iterations = -1;
     o->warmup = -1;
     o->window = 64;
@@ -87,6 +104,9 @@ static inline int osu_parse(int argc, char **argv, enum osu_kind kind, struct os
         } else if (!strcmp(a, "-B") && kind == OSU_BANDWIDTH) {
             o->blocking = 1;
             continue;
+        } else if (!strcmp(a, "--vary") && kind == OSU_COLLECTIVE) {
+            o->vary = 1;
+            continue;
         }
         if (v == NULL) {
             OSU_ERR("%s: unknown option or missing value\n", a);
@@ -95,7 +115,22 @@ static inline int osu_parse(int argc, char **argv, enum osu_kind kind, struct os
         i++;
         if (!strcmp(a, "-m")) {
             const char *colon = strchr(v, ':');
-            if (colon) {
+            o->size_count = 0;
+            if (strchr(v, ',')) {
+                char list[1024], *tok, *save = NULL;
+                if (strlen(v) >= sizeof list) return -1;
+                strcpy(list, v);
+                for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                    if (o->size_count == OSU_MAX_SIZE_LIST) {
+                        OSU_ERR("-m: at most %d sizes\n", OSU_MAX_SIZE_LIST);
+                        return -1;
+                    }
+                    if ((o->size_list[o->size_count++] = osu_number(tok, "-m SIZE", 0)) < 0) return -1;
+                }
+                qsort(o->size_list, (size_t)o->size_count, sizeof o->size_list[0], osu_compare_long);
+                o->min_size = o->size_list[0];
+                o->max_size = o->size_list[o->size_count - 1];
+            } else if (colon) {
                 char min[32];
                 size_t n = (size_t)(colon - v);
                 if (n >= sizeof min) return -1;
@@ -145,6 +180,7 @@ static inline long osu_default_iterations(const struct osu_options *o, long size
     long v;
     if (o->kind == OSU_BARRIER) return 1000;
     if (o->kind == OSU_BANDWIDTH) return size <= OSU_LARGE_MESSAGE_SIZE ? 100 : 20;
+    if (o->kind == OSU_COLLECTIVE) return size <= OSU_LARGE_MESSAGE_SIZE ? 1000 : 100;
     if (size <= OSU_LARGE_MESSAGE_SIZE) return 10000;
     v = (1L << 26) / size;
     if (v > 1000) v = 1000;
@@ -163,6 +199,7 @@ static inline long osu_warmup(const struct osu_options *o, long size)
     if (o->warmup >= 0) return o->warmup;
     if (o->kind == OSU_BARRIER) return 100;
     if (o->kind == OSU_BANDWIDTH) return size <= OSU_LARGE_MESSAGE_SIZE ? 10 : 2;
+    if (o->kind == OSU_COLLECTIVE) return size <= OSU_LARGE_MESSAGE_SIZE ? 200 : 10;
     if (size <= OSU_LARGE_MESSAGE_SIZE) return 1000;
     v = osu_default_iterations(o, size) / 10;
     return v < 20 ? 20 : v;
@@ -217,6 +254,16 @@ static inline long osu_next_size(long s)
     return s == 0 ? 1 : s * 2;
 }
 
+/* The size after s: the next of -m A,B,... (past the last: max_size + 1), else doubling. */
+static inline long osu_next_size_in(const struct osu_options *o, long s)
+{
+    int i;
+    if (o->size_count == 0) return osu_next_size(s);
+    for (i = 0; i < o->size_count; i++)
+        if (o->size_list[i] > s) return o->size_list[i];
+    return o->max_size + 1;
+}
+
 static inline void osu_describe(const struct osu_options *o)
 {
     const char *unit = o->kind == OSU_LATENCY ? "round trips" : "windows";
@@ -224,6 +271,19 @@ static inline void osu_describe(const struct osu_options *o)
         printf("# Warm-up (as the Java twins' JIT warm-up): at least %ld barriers and at least %.1f s (-j, -J)\n",
                o->jit_prelude, o->jit_seconds);
         printf("# Warm-up: %ld barriers (-x); iterations: %ld barriers (-i)\n", osu_warmup(o, 0), osu_iterations(o, 0));
+        return;
+    }
+    if (o->kind == OSU_COLLECTIVE) {
+        printf("# Buffers: malloc'd, page aligned (-b %s accepted, no difference in C)\n", o->buffer);
+        printf("# Warm-up before the first size (as the Java twins' JIT warm-up): at least %ld calls of %ld B "
+               "and at least %.1f s (-j, -J)\n", o->jit_prelude, osu_prelude_size(o), o->jit_seconds);
+        if (o->warmup >= 0) printf("# Warm-up per size: %ld calls (-x)\n", o->warmup);
+        else printf("# Warm-up per size: 200 calls up to 8 KiB, then 10 (-x)\n");
+        if (o->iterations >= 0) printf("# Iterations per size: %ld calls (-i)\n", o->iterations);
+        else printf("# Iterations per size: 1000 calls up to 8 KiB, then 100 (-i)\n");
+        printf(o->vary ? "# Send data: changed before every call (--vary: iteration number in the first and "
+                         "last 8 bytes of each block)\n"
+                       : "# Send data: the same every call (--vary changes it)\n");
         return;
     }
     printf("# Buffers: malloc'd, page aligned (-b %s accepted, no difference in C)\n", o->buffer);

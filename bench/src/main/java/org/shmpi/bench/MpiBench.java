@@ -104,6 +104,17 @@ final class MpiBench
         }
     }
 
+    /** A bad command line found outside {@link #options}: rank 0 says why; the exit status will be 1. */
+    static void usageError(final int rank, final String program, final OsuOptions.Kind kind, final String message)
+    {
+        if (rank == 0)
+        {
+            System.err.println(program + ": " + message);
+            System.err.print(OsuOptions.usage(program, kind));
+        }
+        failed = true;
+    }
+
     /** Finalizes MPI, then exits 1 if the options were bad. */
     static void finish() throws MPIException
     {

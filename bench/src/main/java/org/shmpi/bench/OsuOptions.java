@@ -6,9 +6,10 @@ import java.util.Locale;
 
 /**
  * Command-line options shared by the OSU-style benchmarks, with the OSU Micro-Benchmarks'
- * letters: {@code -m [MIN:]MAX}, {@code -i ITER}, {@code -x WARMUP}, {@code -W WINDOW}, plus
+ * letters: {@code -m [MIN:]MAX} (or, a shmpi extension, a list {@code -m A,B,...}), {@code -i ITER}, {@code -x WARMUP}, {@code -W WINDOW}, plus
  * {@code -b array|buffer} (Java arrays or direct buffers) and {@code -j N} / {@code -J SECONDS}
- * (a one-off JIT warm-up before the first size: at least N small messages and at least SECONDS). The C twins in {@code bench/native} take the same options and
+ * (a one-off JIT warm-up before the first size: at least N small messages and at least SECONDS), and for the
+ * collectives {@code --vary} (new send data every iteration). The C twins in {@code bench/native} take the same options and
  * use the same defaults, so every system runs the very same number of iterations.
  */
 final class OsuOptions
@@ -18,12 +19,16 @@ final class OsuOptions
     {
         LATENCY, BANDWIDTH,
         /** No message sizes: iterations of a collective (osu_barrier). */
-        BARRIER
+        BARRIER,
+        /** Collectives with a size per rank-block (osu_allreduce, osu_bcast, ...): one timed call per iteration. */
+        COLLECTIVE
     }
 
     /** Sizes above this use the "large message" defaults, as in OSU. */
     static final int LARGE_MESSAGE_SIZE = 8192;
     static final int DEFAULT_MAX_SIZE = 1 << 22;
+    /** OSU's default largest size of the collective benchmarks: 1 MiB per rank-block. */
+    static final int DEFAULT_MAX_COLLECTIVE_SIZE = 1 << 20;
     static final int DEFAULT_WINDOW = 64;
     static final int DEFAULT_JIT_PRELUDE = 20000;
     static final double DEFAULT_JIT_SECONDS = 1.0;
@@ -32,7 +37,9 @@ final class OsuOptions
 
     final Kind kind;
     int minSize;
-    int maxSize = DEFAULT_MAX_SIZE;
+    int maxSize;
+    /** {@code -m A,B,...}: exactly these sizes (a shmpi extension); null: the OSU ladder. */
+    int[] sizeList;
     /** -1: the per-size default. */
     int iterations = -1;
     /** -1: the per-size default. */
@@ -41,12 +48,15 @@ final class OsuOptions
     int jitPrelude = DEFAULT_JIT_PRELUDE;
     double jitSeconds = DEFAULT_JIT_SECONDS;
     boolean directBuffers;
+    /** Collectives only: write the iteration number into the send data before every call. */
+    boolean vary;
     boolean help;
 
     private OsuOptions(final Kind kind)
     {
         this.kind = kind;
         this.minSize = kind == Kind.LATENCY ? 0 : 1;
+        this.maxSize = kind == Kind.COLLECTIVE ? DEFAULT_MAX_COLLECTIVE_SIZE : DEFAULT_MAX_SIZE;
     }
 
     /**
@@ -90,6 +100,13 @@ final class OsuOptions
                 case "--jit-seconds":
                     o.jitSeconds = seconds(value(args, ++i, a), a);
                     break;
+                case "--vary":
+                    if (kind != Kind.COLLECTIVE)
+                    {
+                        throw new IllegalArgumentException("--vary is for the collective benchmarks only");
+                    }
+                    o.vary = true;
+                    break;
                 case "-b":
                 case "--buffer":
                     final String b = value(args, ++i, a).toLowerCase(Locale.ROOT);
@@ -115,6 +132,20 @@ final class OsuOptions
 
     private void parseSizes(final String spec)
     {
+        if (spec.indexOf(',') >= 0)
+        {
+            final String[] parts = spec.split(",");
+            sizeList = new int[parts.length];
+            for (int i = 0; i < parts.length; i++)
+            {
+                sizeList[i] = nonNegative(parts[i], "-m SIZE", 0);
+            }
+            java.util.Arrays.sort(sizeList);
+            minSize = sizeList[0];
+            maxSize = sizeList[sizeList.length - 1];
+            return;
+        }
+        sizeList = null;
         final int colon = spec.indexOf(':');
         if (colon >= 0)
         {
@@ -200,6 +231,10 @@ final class OsuOptions
     /** The message sizes to measure, OSU style: MIN, then doubling up to MAX (0 is followed by 1). */
     int[] sizes()
     {
+        if (sizeList != null)
+        {
+            return sizeList.clone();
+        }
         final List<Integer> list = new ArrayList<>();
         for (long s = minSize; s <= maxSize; s = s == 0 ? 1 : s * 2)
         {
@@ -233,6 +268,10 @@ final class OsuOptions
         {
             return size <= LARGE_MESSAGE_SIZE ? 100 : 20;
         }
+        if (kind == Kind.COLLECTIVE)
+        {
+            return size <= LARGE_MESSAGE_SIZE ? 1000 : 100;
+        }
         if (size <= LARGE_MESSAGE_SIZE)
         {
             return 10000;
@@ -256,6 +295,10 @@ final class OsuOptions
         if (kind == Kind.BANDWIDTH)
         {
             return size <= LARGE_MESSAGE_SIZE ? 10 : 2;
+        }
+        if (kind == Kind.COLLECTIVE)
+        {
+            return size <= LARGE_MESSAGE_SIZE ? 200 : 10;
         }
         return size <= LARGE_MESSAGE_SIZE ? 1000 : Math.max(20, defaultIterations(size) / 10);
     }
@@ -282,6 +325,18 @@ final class OsuOptions
             lines.add(String.format(Locale.ROOT, "# JIT warm-up: at least %d barriers and at least %.1f s (-j, -J)",
                 jitPrelude, jitSeconds));
             lines.add("# Warm-up: " + warmup(0) + " barriers (-x); iterations: " + iterations(0) + " barriers (-i)");
+            return lines;
+        }
+        if (kind == Kind.COLLECTIVE)
+        {
+            lines.add(String.format(Locale.ROOT, "# JIT warm-up before the first size: at least %d calls of %d B " +
+                "and at least %.1f s (-j, -J)", jitPrelude, preludeSize(), jitSeconds));
+            lines.add(warmup >= 0 ? "# Warm-up per size: " + warmup + " calls (-x)"
+                : "# Warm-up per size: 200 calls up to 8 KiB, then 10 (-x)");
+            lines.add(iterations >= 0 ? "# Iterations per size: " + iterations + " calls (-i)"
+                : "# Iterations per size: 1000 calls up to 8 KiB, then 100 (-i)");
+            lines.add(vary ? "# Send data: changed before every call (--vary: iteration number in the first and " +
+                "last 8 bytes of each block)" : "# Send data: the same every call (--vary changes it)");
             return lines;
         }
         final String unit = kind == Kind.LATENCY ? "round trips" : "windows of " + window + " messages";
@@ -320,8 +375,9 @@ final class OsuOptions
     {
         final StringBuilder sb = new StringBuilder();
         sb.append("Usage: ").append(program).append(" [options]\n");
-        sb.append("  -m, --message-size [MIN:]MAX  sizes MIN, 2*MIN, ... up to MAX bytes (default ")
-            .append(kind == Kind.LATENCY ? "0" : "1").append(':').append(DEFAULT_MAX_SIZE).append(")\n");
+        sb.append("  -m, --message-size [MIN:]MAX  sizes MIN, 2*MIN, ... up to MAX bytes, or a list A,B,... (default ")
+            .append(kind == Kind.LATENCY ? "0" : "1").append(':')
+            .append(kind == Kind.COLLECTIVE ? DEFAULT_MAX_COLLECTIVE_SIZE : DEFAULT_MAX_SIZE).append(")\n");
         sb.append("  -i, --iterations N            timed iterations per size (default: by size)\n");
         sb.append("  -x, --warmup N                untimed iterations per size (default: by size)\n");
         if (kind == Kind.BANDWIDTH)
@@ -333,7 +389,12 @@ final class OsuOptions
             .append(DEFAULT_JIT_PRELUDE).append(")\n");
         sb.append("  -J, --jit-seconds S           ... and for at least S seconds (default ")
             .append(DEFAULT_JIT_SECONDS).append(")\n");
-        sb.append("  -b, --buffer array|buffer     byte[] arrays or direct ByteBuffers (default array)\n");
+        sb.append("  -b, --buffer array|buffer     Java arrays or direct buffers (default array)\n");
+        if (kind == Kind.COLLECTIVE)
+        {
+            sb.append("  --vary                        new send data every call (iteration number in the first and\n")
+                .append("                                last 8 bytes of each rank-block)\n");
+        }
         sb.append("  -h, --help                    this text\n");
         return sb.toString();
     }
