@@ -363,6 +363,31 @@ final class Collectives
         final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
         final boolean blocking)
     {
+        if (blocking && !comm.isInter())
+        {
+            checkRoot(comm, root);
+            final int me = comm.getRank();
+            final boolean isRoot = me == root;
+            final byte[] mine = isRoot && inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
+                packed(sendbuf, 0, scount, stype);
+            final ShmCollectives shm = comm.shmFor("gather", mine.length);
+            if (shm != null)
+            {
+                final int n = comm.getSize();
+                if (isRoot && check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: blocks of " + mine.length +
+                        " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                final byte[] all = isRoot ? new byte[n * mine.length] : null;
+                shm.gather(root, mine, mine.length, all);
+                if (isRoot)
+                {
+                    unpack(all, 0, all.length, recvbuf, 0, rtype);
+                }
+                return null;
+            }
+        }
         final int n = comm.peers.length;
         final int[] counts = new int[n];
         final int[] displs = new int[n];
@@ -412,6 +437,32 @@ final class Collectives
         final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
         final boolean blocking)
     {
+        if (blocking && !comm.isInter())
+        {
+            checkRoot(comm, root);
+            final int me = comm.getRank();
+            final int n = comm.getSize();
+            final boolean isRoot = me == root;
+            final int block = isRoot ? check(sendbuf, 0, n * scount, stype) / Math.max(1, n) :
+                check(recvbuf, 0, rcount, rtype);
+            final ShmCollectives shm = comm.shmFor("scatter", n * block);
+            if (shm != null)
+            {
+                if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: blocks of " + block +
+                        " bytes for a receive buffer of " + rcount + " items of " + rtype.getName());
+                }
+                final byte[] all = isRoot ? packed(sendbuf, 0, n * scount, stype) : null;
+                final byte[] mine = new byte[block];
+                shm.scatter(root, all, block, mine);
+                if (!(isRoot && inPlace))
+                {
+                    unpack(mine, 0, block, recvbuf, 0, rtype);
+                }
+                return null;
+            }
+        }
         final int n = comm.peers.length;
         final int[] counts = new int[n];
         final int[] displs = new int[n];
@@ -461,6 +512,26 @@ final class Collectives
     static Request allGather(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
         final Object recvbuf, final int rcount, final Datatype rtype, final boolean inPlace, final boolean blocking)
     {
+        if (blocking && !comm.isInter())
+        {
+            final int me = comm.getRank();
+            final int n = comm.getSize();
+            final byte[] mine = inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
+                packed(sendbuf, 0, scount, stype);
+            final ShmCollectives shm = comm.shmFor("allgather", mine.length);
+            if (shm != null)
+            {
+                if (check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: blocks of " + mine.length +
+                        " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                final byte[] all = new byte[n * mine.length];
+                shm.allgather(mine, mine.length, all);
+                unpack(all, 0, all.length, recvbuf, 0, rtype);
+                return null;
+            }
+        }
         final int n = comm.peers.length;
         final int[] counts = new int[n];
         final int[] displs = new int[n];
@@ -504,6 +575,24 @@ final class Collectives
     static Request allToAll(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
         final Object recvbuf, final int rcount, final Datatype rtype, final boolean blocking)
     {
+        if (blocking && !comm.isInter())
+        {
+            final int n = comm.getSize();
+            final int sent = check(sendbuf, 0, n * scount, stype);
+            final ShmCollectives shm = comm.shmFor("alltoall", sent);
+            if (shm != null)
+            {
+                if (check(recvbuf, 0, n * rcount, rtype) != sent)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sent / Math.max(1, n) +
+                        " bytes per block sent, receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                final byte[] out = new byte[sent];
+                shm.alltoall(packed(sendbuf, 0, n * scount, stype), sent / n, out);
+                unpack(out, 0, sent, recvbuf, 0, rtype);
+                return null;
+            }
+        }
         final int n = comm.peers.length;
         final int[] sc = new int[n];
         final int[] sd = new int[n];

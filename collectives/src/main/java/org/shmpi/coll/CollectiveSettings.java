@@ -6,8 +6,9 @@ import java.util.Locale;
  * Which algorithm family a collective uses, as named properties (also {@code SHMPI_*}
  * environment variables, and {@code shmrun -D}/{@code --mca}): {@code shmpi.coll.algorithm}
  * for every operation and {@code shmpi.coll.<op>.algorithm} for one ({@code barrier},
- * {@code bcast}, {@code reduce}, {@code allreduce}), each {@code auto} (the default: shared
- * memory for messages up to the data slot, point-to-point otherwise), {@code shm} (shared
+ * {@code bcast}, {@code reduce}, {@code allreduce}, {@code gather}, {@code scatter},
+ * {@code allgather}, {@code alltoall}), each {@code auto} (the default: shared memory when what
+ * one member publishes fits the data slot, point-to-point otherwise), {@code shm} (shared
  * memory whenever the message fits) or {@code p2p} (the point-to-point schedules always); and
  * {@code shmpi.coll.shm.data.bytes}, the data slot per member (default 8192, a multiple of 128).
  * Read once per process; every rank of a job must see the same values (shmrun passes them all).

@@ -202,6 +202,77 @@ public final class ShmCollectives implements AutoCloseable
         finish(k);
     }
 
+    /** Allgather of {@code bytes} per member: member r's block lands at {@code out[r * bytes]}. */
+    public void allgather(final byte[] block, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        awaitAllDone(k);
+        publish(k, block, bytes);
+        wakeAll();
+        awaitAllArrived(k);
+        for (int r = 0; r < n; r++)
+        {
+            copyOut(r, k, bytes, 0, out, r * bytes, bytes);
+        }
+        finish(k);
+    }
+
+    /** Gather of {@code bytes} per member to {@code root}: member r's block at {@code out[r * bytes]} there. */
+    public void gather(final int root, final byte[] block, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        awaitAllDone(k);
+        publish(k, block, bytes);
+        if (me == root)
+        {
+            awaitAllArrived(k);
+            for (int r = 0; r < n; r++)
+            {
+                copyOut(r, k, bytes, 0, out, r * bytes, bytes);
+            }
+        }
+        finish(k);
+    }
+
+    /** Scatter from {@code root} of {@code all} ({@code bytes} per member, in rank order) into {@code out}. */
+    public void scatter(final int root, final byte[] all, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        final int total = n * bytes;
+        if (me == root)
+        {
+            awaitAllDone(k);
+            publish(k, all, total);
+            System.arraycopy(all, me * bytes, out, 0, bytes);
+            finish(k);
+            return;
+        }
+        waitFor = k;
+        waitRank = root;
+        if (!rankArrived())
+        {
+            engine.progressEngine().awaitShared(rankArrived, BlockedCall.BARRIER);
+        }
+        copyOut(root, k, total, me * bytes, out, 0, bytes);
+        finish(k);
+    }
+
+    /** All-to-all of {@code bytes} per pair: block r of {@code send} goes to member r, block r of {@code out} comes from it. */
+    public void alltoall(final byte[] send, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        final int total = n * bytes;
+        awaitAllDone(k);
+        publish(k, send, total);
+        wakeAll();
+        awaitAllArrived(k);
+        for (int r = 0; r < n; r++)
+        {
+            copyOut(r, k, total, me * bytes, out, r * bytes, bytes);
+        }
+        finish(k);
+    }
+
     /**
      * Unmaps the segment; member 0 also removes its file. The others forget their mapping (the
      * name comes back with the context id, for a new file).
@@ -251,7 +322,18 @@ public final class ShmCollectives implements AutoCloseable
 
     private void copyOut(final int rank, final long k, final byte[] into, final int offset, final int bytes)
     {
-        UnsafeApi.copyMemory(null, buffer.addressOffset() + payload(rank, k, bytes), into, BYTES + offset, bytes);
+        copyOut(rank, k, bytes, 0, into, offset, bytes);
+    }
+
+    /**
+     * Copies {@code bytes} bytes from {@code from} bytes into {@code rank}'s payload of operation
+     * k, which is {@code published} bytes long (that decides where it lies: inline or in the data slot).
+     */
+    private void copyOut(final int rank, final long k, final int published, final int from, final byte[] into,
+        final int offset, final int bytes)
+    {
+        UnsafeApi.copyMemory(null, buffer.addressOffset() + payload(rank, k, published) + from, into, BYTES + offset,
+            bytes);
     }
 
     /** Every member's contribution folded left in rank order into {@code out}. */

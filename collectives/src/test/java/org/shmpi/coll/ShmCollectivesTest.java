@@ -80,6 +80,17 @@ class ShmCollectivesTest
         return b.array();
     }
 
+    /** {@code bytes} bytes that depend on the owner and the operation. */
+    private static byte[] block(final int owner, final int k, final int bytes)
+    {
+        final byte[] b = new byte[bytes];
+        for (int i = 0; i < bytes; i++)
+        {
+            b[i] = (byte)(owner * 31 + k * 7 + i);
+        }
+        return b;
+    }
+
     private static byte[] product(final int n, final int items, final int k)
     {
         final byte[] acc = matrices(0, items, k);
@@ -116,7 +127,7 @@ class ShmCollectivesTest
         final int[] sizes = {1, 3, 63};
         for (int k = 0; k < 400; k++)
         {
-            final int op = random.nextInt(4);
+            final int op = random.nextInt(8);
             final int root = random.nextInt(n);
             final int items = sizes[random.nextInt(sizes.length)];
             final int bytes = 16 * items;
@@ -147,6 +158,66 @@ class ShmCollectivesTest
                     if (me == root)
                     {
                         assertArrayEquals(product(n, items, k), out, "reduce to " + root + " op " + k);
+                    }
+                    break;
+                }
+                case 4:
+                {
+                    final int b = bytes / 16;
+                    final byte[] all = new byte[n * b];
+                    shm.allgather(block(me, k, b), b, all);
+                    for (int r = 0; r < n; r++)
+                    {
+                        assertArrayEquals(block(r, k, b), java.util.Arrays.copyOfRange(all, r * b, r * b + b),
+                            "allgather block " + r + " op " + k);
+                    }
+                    break;
+                }
+                case 5:
+                {
+                    final int b = bytes / 16;
+                    final byte[] all = new byte[n * b];
+                    shm.gather(root, block(me, k, b), b, all);
+                    if (me == root)
+                    {
+                        for (int r = 0; r < n; r++)
+                        {
+                            assertArrayEquals(block(r, k, b), java.util.Arrays.copyOfRange(all, r * b, r * b + b),
+                                "gather block " + r + " op " + k);
+                        }
+                    }
+                    break;
+                }
+                case 6:
+                {
+                    final int b = bytes / 16;
+                    final byte[] all = new byte[n * b];
+                    if (me == root)
+                    {
+                        for (int r = 0; r < n; r++)
+                        {
+                            System.arraycopy(block(r + 100, k, b), 0, all, r * b, b);
+                        }
+                    }
+                    final byte[] mine = new byte[b];
+                    shm.scatter(root, all, b, mine);
+                    assertArrayEquals(block(me + 100, k, b), mine, "scatter from " + root + " op " + k);
+                    break;
+                }
+                case 7:
+                {
+                    final int b = bytes / 16;
+                    final byte[] send = new byte[n * b];
+                    for (int r = 0; r < n; r++)
+                    {
+                        System.arraycopy(block(1000 * me + r, k, b), 0, send, r * b, b);
+                    }
+                    final byte[] got = new byte[n * b];
+                    shm.alltoall(send, b, got);
+                    for (int r = 0; r < n; r++)
+                    {
+                        assertArrayEquals(block(1000 * r + me, k, b), java.util.Arrays.copyOfRange(got, r * b, r * b + b),
+                            "alltoall from " + r + " op " + k);
                     }
                     break;
                 }
