@@ -155,6 +155,25 @@ final class Collectives
         return out;
     }
 
+    /** {@code count} for each of {@code n} ranks. */
+    static int[] repeated(final int n, final int count)
+    {
+        final int[] out = new int[n];
+        java.util.Arrays.fill(out, count);
+        return out;
+    }
+
+    /** The displacements of {@code n} consecutive blocks of {@code count} items: 0, count, 2 count, ... */
+    static int[] consecutive(final int n, final int count)
+    {
+        final int[] out = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            out[i] = i * count;
+        }
+        return out;
+    }
+
     static int[] prefix(final int[] lengths)
     {
         final int[] offsets = new int[lengths.length];
@@ -389,13 +408,8 @@ final class Collectives
             }
         }
         final int n = comm.peers.length;
-        final int[] counts = new int[n];
-        final int[] displs = new int[n];
-        for (int i = 0; i < n; i++)
-        {
-            counts[i] = rcount;
-            displs[i] = i * rcount;
-        }
+        final int[] counts = repeated(n, rcount);
+        final int[] displs = consecutive(n, rcount);
         return gatherv(comm, sendbuf, scount, stype, recvbuf, counts, displs, rtype, root, inPlace, blocking);
     }
 
@@ -464,13 +478,8 @@ final class Collectives
             }
         }
         final int n = comm.peers.length;
-        final int[] counts = new int[n];
-        final int[] displs = new int[n];
-        for (int i = 0; i < n; i++)
-        {
-            counts[i] = scount;
-            displs[i] = i * scount;
-        }
+        final int[] counts = repeated(n, scount);
+        final int[] displs = consecutive(n, scount);
         return scatterv(comm, sendbuf, counts, displs, stype, recvbuf, rcount, rtype, root, inPlace, blocking);
     }
 
@@ -533,13 +542,8 @@ final class Collectives
             }
         }
         final int n = comm.peers.length;
-        final int[] counts = new int[n];
-        final int[] displs = new int[n];
-        for (int i = 0; i < n; i++)
-        {
-            counts[i] = rcount;
-            displs[i] = i * rcount;
-        }
+        final int[] counts = repeated(n, rcount);
+        final int[] displs = consecutive(n, rcount);
         return allGatherv(comm, sendbuf, scount, stype, recvbuf, counts, displs, rtype, inPlace, blocking);
     }
 
@@ -594,18 +598,8 @@ final class Collectives
             }
         }
         final int n = comm.peers.length;
-        final int[] sc = new int[n];
-        final int[] sd = new int[n];
-        final int[] rc = new int[n];
-        final int[] rd = new int[n];
-        for (int i = 0; i < n; i++)
-        {
-            sc[i] = scount;
-            sd[i] = i * scount;
-            rc[i] = rcount;
-            rd[i] = i * rcount;
-        }
-        return allToAllv(comm, sendbuf, sc, sd, stype, recvbuf, rc, rd, rtype, blocking);
+        return allToAllv(comm, sendbuf, repeated(n, scount), consecutive(n, scount), stype, recvbuf,
+            repeated(n, rcount), consecutive(n, rcount), rtype, blocking);
     }
 
     static Request allToAllv(final Comm comm, final Object sendbuf, final int[] scounts, final int[] sdispls,
@@ -846,13 +840,8 @@ final class Collectives
     {
         comm.check();
         final int ins = comm.neighbourhood()[0].length;
-        final int[] counts = new int[ins];
-        final int[] displs = new int[ins];
-        for (int i = 0; i < ins; i++)
-        {
-            counts[i] = rcount;
-            displs[i] = i * rcount;
-        }
+        final int[] counts = repeated(ins, rcount);
+        final int[] displs = consecutive(ins, rcount);
         return neighborAllGatherv(comm, sendbuf, scount, stype, recvbuf, counts, displs, rtype, blocking);
     }
 
@@ -892,21 +881,8 @@ final class Collectives
         final int[][] nb = comm.neighbourhood();
         final int outs = nb[2].length;
         final int ins = nb[0].length;
-        final int[] sc = new int[outs];
-        final int[] sd = new int[outs];
-        final int[] rc = new int[ins];
-        final int[] rd = new int[ins];
-        for (int i = 0; i < outs; i++)
-        {
-            sc[i] = scount;
-            sd[i] = i * scount;
-        }
-        for (int i = 0; i < ins; i++)
-        {
-            rc[i] = rcount;
-            rd[i] = i * rcount;
-        }
-        return neighborAllToAllv(comm, sendbuf, sc, sd, stype, recvbuf, rc, rd, rtype, blocking);
+        return neighborAllToAllv(comm, sendbuf, repeated(outs, scount), consecutive(outs, scount), stype, recvbuf,
+            repeated(ins, rcount), consecutive(ins, rcount), rtype, blocking);
     }
 
     /** + {@code MPI_NEIGHBOR_ALLTOALLW}: a type per neighbour, displacements in bytes. */

@@ -210,10 +210,7 @@ public final class ShmCollectives implements AutoCloseable
         publish(k, block, bytes);
         wakeAll();
         awaitAllArrived(k);
-        for (int r = 0; r < n; r++)
-        {
-            copyOut(r, k, bytes, 0, out, r * bytes, bytes);
-        }
+        copyAllOut(k, bytes, out);
         finish(k);
     }
 
@@ -226,10 +223,7 @@ public final class ShmCollectives implements AutoCloseable
         if (me == root)
         {
             awaitAllArrived(k);
-            for (int r = 0; r < n; r++)
-            {
-                copyOut(r, k, bytes, 0, out, r * bytes, bytes);
-            }
+            copyAllOut(k, bytes, out);
         }
         finish(k);
     }
@@ -334,6 +328,15 @@ public final class ShmCollectives implements AutoCloseable
     {
         UnsafeApi.copyMemory(null, buffer.addressOffset() + payload(rank, k, published) + from, into, BYTES + offset,
             bytes);
+    }
+
+    /** Every member's {@code bytes} of operation k, in rank order, into {@code out}. */
+    private void copyAllOut(final long k, final int bytes, final byte[] out)
+    {
+        for (int r = 0; r < n; r++)
+        {
+            copyOut(r, k, bytes, 0, out, r * bytes, bytes);
+        }
     }
 
     /** Every member's contribution folded left in rank order into {@code out}. */

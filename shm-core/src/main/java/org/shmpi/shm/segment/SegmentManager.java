@@ -314,16 +314,7 @@ public final class SegmentManager implements AutoCloseable
      */
     public synchronized void release(final Segment segment)
     {
-        checkOwned(segment);
-        if (segment.isCreator() || opened.get(segment.name()) != segment)
-        {
-            return;
-        }
-        if (segment.references <= 0)
-        {
-            throw new IllegalStateException("segment released more often than opened: name=" + segment.name());
-        }
-        if (--segment.references == 0)
+        if (dropReference(segment))
         {
             idle.put(segment.name(), segment);
             while (idle.size() > maxIdlePeerSegments)
@@ -345,21 +336,30 @@ public final class SegmentManager implements AutoCloseable
      */
     public synchronized void forget(final Segment segment)
     {
-        checkOwned(segment);
-        if (segment.isCreator() || opened.get(segment.name()) != segment)
-        {
-            return;
-        }
-        if (segment.references <= 0)
-        {
-            throw new IllegalStateException("segment released more often than opened: name=" + segment.name());
-        }
-        if (--segment.references == 0)
+        if (dropReference(segment))
         {
             opened.remove(segment.name());
             idle.remove(segment.name());
             segment.unmap();
         }
+    }
+
+    /**
+     * Gives back one reference to a segment a peer created and this manager opened; true when it
+     * was the last. A segment this manager created, or one it no longer has open, is left alone.
+     */
+    private boolean dropReference(final Segment segment)
+    {
+        checkOwned(segment);
+        if (segment.isCreator() || opened.get(segment.name()) != segment)
+        {
+            return false;
+        }
+        if (segment.references <= 0)
+        {
+            throw new IllegalStateException("segment released more often than opened: name=" + segment.name());
+        }
+        return --segment.references == 0;
     }
 
     /**
