@@ -226,9 +226,33 @@ final class Collectives
             throw new MPIException(ErrorClass.ERR_OP, Reductions.name(op.code) + " is not defined on " +
                 type.getName() + (kind < 0 ? " (elements of several kinds)" : ""));
         }
-        final long perItem = type.size / BasicKind.size(kind);
-        return (in, inOffset, inout, inoutOffset, items) ->
+        return new KernelReducer(kernel, type.size / BasicKind.size(kind));
+    }
+
+    /** A predefined op: its kernel runs on arrays and on shared memory alike. */
+    private static final class KernelReducer implements Reducer
+    {
+        private final Reductions.Kernel kernel;
+        private final long perItem;
+
+        KernelReducer(final Reductions.Kernel kernel, final long perItem)
+        {
+            this.kernel = kernel;
+            this.perItem = perItem;
+        }
+
+        @Override
+        public void apply(final byte[] in, final int inOffset, final byte[] inout, final int inoutOffset, final int items)
+        {
             kernel.apply(in, BYTES + inOffset, inout, BYTES + inoutOffset, items * perItem);
+        }
+
+        @Override
+        public void applyAt(final Object inBase, final long inOffset, final Object inoutBase, final long inoutOffset,
+            final int items, final int bytes)
+        {
+            kernel.apply(inBase, inOffset, inoutBase, inoutOffset, items * perItem);
+        }
     }
 
     private static Reducer userReducer(final UserFunction f, final Datatype type, final boolean arrays)

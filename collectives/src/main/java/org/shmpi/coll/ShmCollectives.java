@@ -24,8 +24,9 @@ import org.shmpi.shm.segment.SegmentNames;
  * ({@link ShmCollectiveDescriptor}): instead of messages through rings, every member writes its
  * contribution and a sequence number into its own cache line (or data slot) and reads the
  * others' directly. An allreduce or a barrier is one write and n reads per member, one
- * cache-line transfer deep; every member folds the contributions itself in rank order, so the
- * result is the same bits on every member and from run to run, for non-commutative ops too.
+ * cache-line transfer deep; every member combines the contributions itself in the one order of
+ * {@link ReductionOrder}, so the result is the same bits on every member, from run to run and
+ * as any other algorithm gives, for non-commutative ops too.
  *
  * <p>Waiting spins, yields, then sleeps on the rank's wake word ({@code awaitShared}); every
  * write another member may wait on is followed by waking the members. A member that dies while
@@ -48,9 +49,12 @@ public final class ShmCollectives implements AutoCloseable
     private final int stride;
     /** Operations run so far; operation k uses parity {@code k & 1}. */
     private long ops;
-    /** Scratch of {@link #fold}, grown as needed. */
+    /** Scratch of {@link #fold} (every member's contribution), grown as needed. */
     private byte[] acc = new byte[64];
-    private byte[] next = new byte[64];
+    private Reducer foldReducer;
+    private int foldBytes;
+    private int foldItems;
+    private final ReductionOrder.Combiner combineInScratch = this::combineInScratch;
 
     // The conditions waited for, as fields so that waiting allocates nothing.
     private long waitFor;
@@ -147,8 +151,7 @@ public final class ShmCollectives implements AutoCloseable
 
     /**
      * Allreduce of {@code bytes} packed bytes ({@code items} items) of {@code data} with
-     * {@code reducer}; the result, {@code x0 op x1 op ... op x(n-1)} folded left in rank order,
-     * lands in {@code out} (which may be {@code data}).
+     * {@code reducer}; the result, combined in the order of {@link ReductionOrder}, lands in {@code out} (which may be {@code data}).
      */
     public void allreduce(final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
@@ -162,7 +165,7 @@ public final class ShmCollectives implements AutoCloseable
         finish(k);
     }
 
-    /** Reduce to {@code root}: the members publish, the root folds in rank order into {@code out}. */
+    /** Reduce to {@code root}: the members publish, the root combines them into {@code out}. */
     public void reduce(final int root, final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
     {
@@ -339,27 +342,34 @@ public final class ShmCollectives implements AutoCloseable
         }
     }
 
-    /** Every member's contribution folded left in rank order into {@code out}. */
+    /**
+     * Every member's contribution combined in the order of {@link ReductionOrder} (the one every
+     * algorithm uses) into {@code out}: all n are copied into local scratch, then the tree is
+     * evaluated there in place.
+     */
     private void fold(final long k, final int bytes, final int items, final Reducer reducer, final byte[] out)
     {
-        if (acc.length < bytes)
+        final int need = n * bytes;
+        if (acc.length < need)
         {
-            acc = new byte[bytes];
-            next = new byte[bytes];
+            acc = new byte[need];
         }
-        copyOut(0, k, acc, 0, bytes);
-        byte[] a = acc;
-        byte[] b = next;
-        for (int r = 1; r < n; r++)
+        final byte[] a = acc;
+        for (int r = 0; r < n; r++)
         {
-            copyOut(r, k, b, 0, bytes);
-            // b = a op b: the lower ranks' partial result is the "in" operand.
-            reducer.apply(a, 0, b, 0, items);
-            final byte[] t = a;
-            a = b;
-            b = t;
+            copyOut(r, k, a, r * bytes, bytes);
         }
-        System.arraycopy(a, 0, out, 0, bytes);
+        foldReducer = reducer;
+        foldBytes = bytes;
+        foldItems = items;
+        final int result = ReductionOrder.fold(n, combineInScratch);
+        foldReducer = null;
+        System.arraycopy(a, result * bytes, out, 0, bytes);
+    }
+
+    private void combineInScratch(final int in, final int inout)
+    {
+        foldReducer.apply(acc, in * foldBytes, acc, inout * foldBytes, foldItems);
     }
 
     /** This member is done reading operation k: it may be overwritten two operations later. */
