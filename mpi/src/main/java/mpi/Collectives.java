@@ -9,14 +9,17 @@ import org.shmpi.coll.Allgatherv;
 import org.shmpi.coll.Alltoallv;
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
+import org.shmpi.coll.CollectiveSettings;
 import org.shmpi.coll.Gatherv;
 import org.shmpi.coll.Members;
+import org.shmpi.coll.PackedData;
 import org.shmpi.coll.NeighborExchange;
 import org.shmpi.coll.Reduce;
 import org.shmpi.coll.Reducer;
 import org.shmpi.coll.Scan;
 import org.shmpi.coll.Schedule;
 import org.shmpi.coll.ShmCollectives;
+import org.shmpi.coll.ShmLargeCollectives;
 import org.shmpi.coll.Scatterv;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
@@ -145,6 +148,12 @@ final class Collectives
         {
             type.layout().unpack(from, BYTES + fromOffset, bytes, Buffers.base(buf), Buffers.offset(buf) + at, 0);
         }
+    }
+
+    /** The user's message in {@code buf} from byte offset {@code at} on, as packed bytes (no copy made). */
+    static PackedData data(final Object buf, final long at, final Datatype type)
+    {
+        return new PackedData(type.layout(), Buffers.base(buf), Buffers.offset(buf) + at, 0);
     }
 
     static byte[] packed(final Object buf, final long at, final int count, final Datatype type)
@@ -378,6 +387,12 @@ final class Collectives
         checkRoot(comm, root);
         final int bytes = check(buf, 0, count, type);
         final boolean isRoot = comm.getRank() == root;
+        final ShmLargeCollectives large = blocking ? comm.shmLargeFor("bcast", bytes) : null;
+        if (large != null)
+        {
+            large.bcast(root, data(buf, 0, type), bytes);
+            return null;
+        }
         final ShmCollectives shm = blocking ? comm.shmFor("bcast", bytes) : null;
         if (shm != null)
         {
@@ -411,12 +426,26 @@ final class Collectives
             checkRoot(comm, root);
             final int me = comm.getRank();
             final boolean isRoot = me == root;
+            final int n = comm.getSize();
+            final int sent = isRoot && inPlace ? check(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
+                check(sendbuf, 0, scount, stype);
+            final ShmLargeCollectives large = comm.shmLargeFor("gather", sent);
+            if (large != null)
+            {
+                if (isRoot && check(recvbuf, 0, n * rcount, rtype) != (long)n * sent)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: blocks of " + sent +
+                        " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                large.gather(root, isRoot && inPlace ? null : data(sendbuf, 0, stype),
+                    isRoot ? data(recvbuf, 0, rtype) : null, sent);
+                return null;
+            }
             final byte[] mine = isRoot && inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 packed(sendbuf, 0, scount, stype);
             final ShmCollectives shm = comm.shmFor("gather", mine.length);
             if (shm != null)
             {
-                final int n = comm.getSize();
                 if (isRoot && check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
                 {
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: blocks of " + mine.length +
@@ -483,6 +512,18 @@ final class Collectives
             final boolean isRoot = me == root;
             final int block = isRoot ? check(sendbuf, 0, n * scount, stype) / Math.max(1, n) :
                 check(recvbuf, 0, rcount, rtype);
+            final ShmLargeCollectives large = comm.shmLargeFor("scatter", (long)n * block);
+            if (large != null)
+            {
+                if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: blocks of " + block +
+                        " bytes for a receive buffer of " + rcount + " items of " + rtype.getName());
+                }
+                large.scatter(root, isRoot ? data(sendbuf, 0, stype) : null,
+                    isRoot && inPlace ? null : data(recvbuf, 0, rtype), block);
+                return null;
+            }
             final ShmCollectives shm = comm.shmFor("scatter", n * block);
             if (shm != null)
             {
@@ -549,6 +590,19 @@ final class Collectives
         {
             final int me = comm.getRank();
             final int n = comm.getSize();
+            final int sent = inPlace ? check(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
+                check(sendbuf, 0, scount, stype);
+            final ShmLargeCollectives large = comm.shmLargeFor("allgather", sent);
+            if (large != null)
+            {
+                if (check(recvbuf, 0, n * rcount, rtype) != (long)n * sent)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: blocks of " + sent +
+                        " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                large.allgather(inPlace ? null : data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent);
+                return null;
+            }
             final byte[] mine = inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 packed(sendbuf, 0, scount, stype);
             final ShmCollectives shm = comm.shmFor("allgather", mine.length);
@@ -607,6 +661,17 @@ final class Collectives
         {
             final int n = comm.getSize();
             final int sent = check(sendbuf, 0, n * scount, stype);
+            final ShmLargeCollectives large = comm.shmLargeFor("alltoall", sent);
+            if (large != null)
+            {
+                if (check(recvbuf, 0, n * rcount, rtype) != sent)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sent / Math.max(1, n) +
+                        " bytes per block sent, receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                large.alltoall(data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent / n);
+                return null;
+            }
             final ShmCollectives shm = comm.shmFor("alltoall", sent);
             if (shm != null)
             {
@@ -694,13 +759,22 @@ final class Collectives
         checkRoot(comm, root);
         final boolean isRoot = comm.getRank() == root;
         final Reducer r = reducer(op, type, isArray(isRoot ? recvbuf : sendbuf));
-        final byte[] data = packed(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
-        final int bytes = data.length;
-        final byte[] out = isRoot ? new byte[bytes] : null;
+        final int sent = check(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
         if (isRoot && !inPlace)
         {
             check(recvbuf, 0, count, type);
         }
+        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes() ?
+            comm.shmLargeFor("reduce", sent) : null;
+        if (large != null)
+        {
+            large.reduce(root, data(isRoot && inPlace ? recvbuf : sendbuf, 0, type), isRoot ? data(recvbuf, 0, type) : null,
+                sent, type.size, r);
+            return null;
+        }
+        final byte[] data = packed(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
+        final int bytes = data.length;
+        final byte[] out = isRoot ? new byte[bytes] : null;
         final ShmCollectives shm = blocking ? comm.shmFor("reduce", bytes) : null;
         if (shm != null)
         {
@@ -732,12 +806,20 @@ final class Collectives
         }
         checkIntra(comm, "allReduce");
         final Reducer r = reducer(op, type, isArray(recvbuf));
-        final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, count, type);
-        final int bytes = data.length;
+        final int sent = check(inPlace ? recvbuf : sendbuf, 0, count, type);
         if (!inPlace)
         {
             check(recvbuf, 0, count, type);
         }
+        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes() ?
+            comm.shmLargeFor("allreduce", sent) : null;
+        if (large != null)
+        {
+            large.allreduce(data(inPlace ? recvbuf : sendbuf, 0, type), data(recvbuf, 0, type), sent, type.size, r);
+            return null;
+        }
+        final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, count, type);
+        final int bytes = data.length;
         final byte[] out = new byte[bytes];
         final ShmCollectives shm = blocking ? comm.shmFor("allreduce", bytes) : null;
         if (shm != null)

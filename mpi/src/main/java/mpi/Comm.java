@@ -1808,6 +1808,29 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** The shared-memory collective state, set up by the first collective that uses it. */
     private org.shmpi.coll.ShmCollectives shm;
 
+    /** The large-message slots, set up by the first large collective that uses them. */
+    private org.shmpi.coll.ShmLargeCollectives shmLarge;
+
+    /**
+     * The large-message shared-memory collectives of this communicator if a blocking {@code op}
+     * of {@code bytes} per member takes them; null otherwise. Decided alike on every member.
+     */
+    final org.shmpi.coll.ShmLargeCollectives shmLargeFor(final String op, final long bytes)
+    {
+        if (peers != members || !org.shmpi.coll.CollectiveSettings.current().useShmLarge(op, bytes, members.length))
+        {
+            return null;
+        }
+        org.shmpi.coll.ShmLargeCollectives s = shmLarge;
+        if (s == null)
+        {
+            s = org.shmpi.coll.ShmLargeCollectives.attach(engine(), members, myRank, collContextId,
+                org.shmpi.coll.CollectiveSettings.current().chunkBytes(), () -> disseminate(BlockedCall.BARRIER));
+            shmLarge = s;
+        }
+        return s;
+    }
+
     /**
      * The shared-memory collectives of this communicator if a blocking {@code op} of {@code bytes}
      * per member takes them ({@link org.shmpi.coll.CollectiveSettings}); null otherwise. Every
@@ -2436,6 +2459,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             shm.close();
             shm = null;
+        }
+        if (shmLarge != null)
+        {
+            shmLarge.close();
+            shmLarge = null;
         }
         final org.shmpi.ring.ContextIds ids = engine().contexts();
         MPI.forgetContexts(this);

@@ -10,13 +10,17 @@ import java.util.Locale;
  * {@code allgather}, {@code alltoall}), each {@code auto} (the default: shared memory when what
  * one member publishes fits the data slot, point-to-point otherwise), {@code shm} (shared
  * memory whenever the message fits) or {@code p2p} (the point-to-point schedules always); and
- * {@code shmpi.coll.shm.data.bytes}, the data slot per member (default 8192, a multiple of 128).
+ * {@code shmpi.coll.shm.data.bytes}, the data slot per member (default 8192, a multiple of 128):
+ * messages up to it take the small-message algorithms ({@link ShmCollectives}), larger ones the
+ * pipelined large-message algorithms ({@link ShmLargeCollectives}) in rounds of
+ * {@code shmpi.coll.shm.chunk.bytes} (default 65536) per member.
  * Read once per process; every rank of a job must see the same values (shmrun passes them all).
  */
 public final class CollectiveSettings
 {
     public static final String ALGORITHM_PROP_NAME = "shmpi.coll.algorithm";
     public static final String DATA_BYTES_PROP_NAME = "shmpi.coll.shm.data.bytes";
+    public static final String CHUNK_BYTES_PROP_NAME = "shmpi.coll.shm.chunk.bytes";
 
     public static final String AUTO = "auto";
     public static final String SHM = "shm";
@@ -26,6 +30,7 @@ public final class CollectiveSettings
 
     private final String all;
     private final int dataBytes;
+    private final int chunkBytes;
     /** Choices already read, by operation (the hot path reads no property). */
     private final java.util.concurrent.ConcurrentHashMap<String, String> byOp = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -47,6 +52,21 @@ public final class CollectiveSettings
             }
         }
         dataBytes = b;
+        final String chunk = value(CHUNK_BYTES_PROP_NAME);
+        int c = ShmLargeDescriptor.CHUNK_BYTES_DEFAULT;
+        if (chunk != null)
+        {
+            try
+            {
+                c = Integer.parseInt(chunk.trim());
+                ShmLargeDescriptor.checkChunkBytes(c);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("bad " + CHUNK_BYTES_PROP_NAME + ": " + ex.getMessage(), ex);
+            }
+        }
+        chunkBytes = c;
     }
 
     public static CollectiveSettings current()
@@ -59,6 +79,11 @@ public final class CollectiveSettings
         return dataBytes;
     }
 
+    public int chunkBytes()
+    {
+        return chunkBytes;
+    }
+
     /** The choice for {@code op} ({@code shmpi.coll.<op>.algorithm}, else the global one). */
     public String algorithm(final String op)
     {
@@ -69,6 +94,19 @@ public final class CollectiveSettings
     public boolean useShm(final String op, final int bytes, final int ranks)
     {
         if (ranks < 2 || bytes > dataBytes)
+        {
+            return false;
+        }
+        return !P2P.equals(algorithm(op));
+    }
+
+    /**
+     * Whether a blocking {@code op} of {@code bytes} per member (more than the data slot) on
+     * {@code ranks} ranks takes the large-message shared-memory algorithms.
+     */
+    public boolean useShmLarge(final String op, final long bytes, final int ranks)
+    {
+        if (ranks < 2 || bytes <= dataBytes)
         {
             return false;
         }

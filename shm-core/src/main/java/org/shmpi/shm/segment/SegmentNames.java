@@ -9,7 +9,8 @@ import org.shmpi.shm.JobDirectory;
  * <pre>
  *  inbox-&lt;rank&gt;            a rank's inbox ring              INBOX
  *  heap-&lt;rank&gt;-&lt;id&gt;        one MPI.newByteBuffer allocation   HEAP
- *  coll-&lt;context&gt;-&lt;rank&gt;    collective scratch (reserved)      COLLECTIVE
+ *  coll-&lt;context&gt;-&lt;rank&gt;    a communicator's collective state   COLLECTIVE
+ *  coll-&lt;context&gt;-&lt;rank&gt;-large  its slots for large messages  COLLECTIVE
  *  win-&lt;id&gt;-&lt;rank&gt;         a rank's part of a window (reserved) WINDOW
  *  file-&lt;id&gt;               shared state of an open file (reserved) FILE
  * </pre>
@@ -42,6 +43,12 @@ public final class SegmentNames
     public static String collective(final int context, final int rank)
     {
         return COLLECTIVE_PREFIX + checkId(context) + "-" + checkRank(rank);
+    }
+
+    /** The large-message slots of the communicator whose state is {@link #collective}{@code (context, rank)}. */
+    public static String collectiveLarge(final int context, final int rank)
+    {
+        return collective(context, rank) + "-large";
     }
 
     public static String window(final long id, final int rank)

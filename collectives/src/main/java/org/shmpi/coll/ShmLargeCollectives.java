@@ -1,0 +1,415 @@
+package org.shmpi.coll;
+
+import static org.shmpi.coll.ShmLargeDescriptor.ARRIVED_OFFSET;
+import static org.shmpi.coll.ShmLargeDescriptor.DONE_OFFSET;
+import static org.shmpi.coll.ShmLargeDescriptor.REDUCED_OFFSET;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.shm.BlockedCall;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.segment.Segment;
+import org.shmpi.shm.segment.SegmentKind;
+import org.shmpi.shm.segment.SegmentManager;
+import org.shmpi.shm.segment.SegmentNames;
+
+/**
+ * Blocking collectives of large messages through a communicator's large slots
+ * ({@link ShmLargeDescriptor}): every member reads its peers' pieces directly out of their
+ * slots, in rounds of one chunk, two slots per member so that the next round fills while the
+ * last is read (a pipeline). Data is packed from the user's memory straight into the slot and
+ * unpacked straight out of it, so each byte is copied once in and once out.
+ * <ul>
+ * <li><b>allreduce</b>: reduce-scatter then allgather over the slots. Each member packs its
+ *     chunk; member j combines segment j (1/n of the chunk) of all n slots in place, in the
+ *     order of {@link ReductionOrder}; every member then copies the whole combined chunk out of
+ *     the last member's slot. Each member reads and writes about 3 chunks' worth of bytes
+ *     per round whatever n, and all n combine at once.</li>
+ * <li><b>reduce</b>: the same, and only the root copies out.</li>
+ * <li><b>bcast</b>: the root packs, the others copy out.</li>
+ * <li><b>gather</b>, <b>allgather</b>: each member packs its piece; the root (or every member)
+ *     copies all n out.</li>
+ * <li><b>scatter</b>: the root packs one piece per member; <b>alltoall</b>: every member packs
+ *     one piece per member, and each copies its own piece of every slot.</li>
+ * </ul>
+ * Waiting and waking are those of {@link ShmCollectives}. One instance per communicator and
+ * member; not for concurrent use.
+ */
+public final class ShmLargeCollectives implements AutoCloseable
+{
+    private final PointToPointEngine engine;
+    private final SegmentManager manager;
+    private final Segment segment;
+    private final AtomicBuffer buffer;
+    private final long address;
+    private final int[] world;
+    private final int me;
+    private final int n;
+    private final int chunkBytes;
+    private final long stride;
+    /** Rounds run so far; round g uses the slots of parity {@code g & 1}. */
+    private long rounds;
+
+    private long waitFor;
+    private int waitRank;
+    private int waitWord;
+    private final BooleanSupplier allReached = this::allReached;
+    private final BooleanSupplier rankReached = this::rankReached;
+
+    // The combination in progress, as fields so that the fold allocates nothing.
+    private Reducer foldReducer;
+    private long foldParity;
+    private long foldOffset;
+    private int foldItems;
+    private int foldBytes;
+    private final ReductionOrder.Combiner combineSlots = this::combineSlots;
+
+    private ShmLargeCollectives(final PointToPointEngine engine, final SegmentManager manager, final Segment segment,
+        final int[] world, final int me, final int chunkBytes)
+    {
+        this.engine = engine;
+        this.manager = manager;
+        this.segment = segment;
+        this.buffer = segment.buffer();
+        this.address = buffer.addressOffset();
+        this.world = world;
+        this.me = me;
+        this.n = world.length;
+        this.chunkBytes = chunkBytes;
+        this.stride = ShmLargeDescriptor.stride(chunkBytes);
+    }
+
+    /**
+     * Sets up the large slots of a communicator: as {@link ShmCollectives#attach}, member 0
+     * creates the segment, all run {@code barrier}, the others map it. Every member must call it
+     * at the same point (its first large shared-memory collective).
+     */
+    public static ShmLargeCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int chunkBytes, final Runnable barrier)
+    {
+        final SegmentManager manager = engine.segments();
+        final String name = SegmentNames.collectiveLarge(context, world[0]);
+        final long length = ShmLargeDescriptor.payloadLength(world.length, chunkBytes);
+        try
+        {
+            Segment segment = null;
+            if (me == 0)
+            {
+                segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
+                {
+                    b.putInt(ShmLargeDescriptor.RANKS_OFFSET, world.length);
+                    b.putInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET, chunkBytes);
+                });
+            }
+            for (final int w : world)
+            {
+                engine.prepareWake(w);
+            }
+            barrier.run();
+            if (me != 0)
+            {
+                segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+                final AtomicBuffer b = segment.buffer();
+                if (b.getInt(ShmLargeDescriptor.RANKS_OFFSET) != world.length ||
+                    b.getInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET) != chunkBytes)
+                {
+                    manager.release(segment);
+                    throw new ShmpiException(ErrorClass.ERR_INTERN, "collective segment " + name + " describes " +
+                        b.getInt(ShmLargeDescriptor.RANKS_OFFSET) + " ranks and chunks of " +
+                        b.getInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET) + " bytes, not " + world.length + " and " +
+                        chunkBytes);
+                }
+            }
+            return new ShmLargeCollectives(engine, manager, segment, world.clone(), me, chunkBytes);
+        }
+        catch (final IOException ex)
+        {
+            throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot set up the collective segment " + name + ": " +
+                ex.getMessage(), ex);
+        }
+    }
+
+    public int chunkBytes()
+    {
+        return chunkBytes;
+    }
+
+    /**
+     * Allreduce of {@code bytes} packed bytes, items of {@code itemBytes} each (a round never
+     * splits an item, so {@code itemBytes <= chunkBytes}), from {@code send} into {@code recv}
+     * (which may be the same memory: in place).
+     */
+    public void allreduce(final PackedData send, final PackedData recv, final long bytes, final int itemBytes,
+        final Reducer reducer)
+    {
+        reduceRounds(-1, send, recv, bytes, itemBytes, reducer);
+    }
+
+    /** Reduce to {@code root}; {@code recv} is used on the root only. */
+    public void reduce(final int root, final PackedData send, final PackedData recv, final long bytes,
+        final int itemBytes, final Reducer reducer)
+    {
+        reduceRounds(root, send, recv, bytes, itemBytes, reducer);
+    }
+
+    /** Broadcast of {@code bytes} packed bytes of {@code data} from {@code root}. */
+    public void bcast(final int root, final PackedData data, final long bytes)
+    {
+        for (long pos = 0; pos < bytes; pos += chunkBytes)
+        {
+            final int len = (int)Math.min(chunkBytes, bytes - pos);
+            final long g = ++rounds;
+            if (me == root)
+            {
+                awaitAllDone(g);
+                data.packTo(pos, null, slot(me, g), len);
+                store(ARRIVED_OFFSET, g);
+                store(DONE_OFFSET, g);
+                continue;
+            }
+            awaitRank(root, ARRIVED_OFFSET, g);
+            data.unpackFrom(null, slot(root, g), len, pos);
+            store(DONE_OFFSET, g);
+        }
+    }
+
+    /** Allgather of {@code bytes} packed bytes per member: member r's lands at packed byte {@code r * bytes} of {@code recv}. */
+    public void allgather(final PackedData send, final PackedData recv, final long bytes)
+    {
+        gatherRounds(-1, send, recv, bytes);
+    }
+
+    /** Gather to {@code root} of {@code bytes} per member; {@code recv} is used on the root only. */
+    public void gather(final int root, final PackedData send, final PackedData recv, final long bytes)
+    {
+        gatherRounds(root, send, recv, bytes);
+    }
+
+    /**
+     * Scatter from {@code root}: packed bytes {@code [r * bytes, (r + 1) * bytes)} of {@code send}
+     * to member r; on the root {@code recv} may be null (in place: its block stays where it is).
+     */
+    public void scatter(final int root, final PackedData send, final PackedData recv, final long bytes)
+    {
+        final int piece = piece();
+        for (long pos = 0; pos < bytes; pos += piece)
+        {
+            final int len = (int)Math.min(piece, bytes - pos);
+            final long g = ++rounds;
+            if (me == root)
+            {
+                awaitAllDone(g);
+                final long slot = slot(me, g);
+                for (int r = 0; r < n; r++)
+                {
+                    send.packTo(r * bytes + pos, null, slot + (long)r * piece, len);
+                }
+                store(ARRIVED_OFFSET, g);
+            }
+            else
+            {
+                awaitRank(root, ARRIVED_OFFSET, g);
+            }
+            if (recv != null)
+            {
+                recv.unpackFrom(null, slot(root, g) + (long)me * piece, len, pos);
+            }
+            store(DONE_OFFSET, g);
+        }
+    }
+
+    /** All-to-all of {@code bytes} per pair: block r of {@code send} to member r, block r of {@code recv} from it. */
+    public void alltoall(final PackedData send, final PackedData recv, final long bytes)
+    {
+        final int piece = piece();
+        for (long pos = 0; pos < bytes; pos += piece)
+        {
+            final int len = (int)Math.min(piece, bytes - pos);
+            final long g = ++rounds;
+            awaitAllDone(g);
+            final long mine = slot(me, g);
+            for (int r = 0; r < n; r++)
+            {
+                send.packTo(r * bytes + pos, null, mine + (long)r * piece, len);
+            }
+            store(ARRIVED_OFFSET, g);
+            awaitAll(ARRIVED_OFFSET, g);
+            for (int r = 0; r < n; r++)
+            {
+                recv.unpackFrom(null, slot(r, g) + (long)me * piece, len, r * bytes + pos);
+            }
+            store(DONE_OFFSET, g);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        if (me == 0)
+        {
+            manager.remove(segment);
+        }
+        else
+        {
+            manager.forget(segment);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    /** Bytes per member in one round of scatter and all-to-all (n pieces share a slot), 128-byte aligned when it can be. */
+    private int piece()
+    {
+        final int p = chunkBytes / n;
+        return p >= ShmLargeDescriptor.LINE ? p / ShmLargeDescriptor.LINE * ShmLargeDescriptor.LINE : Math.max(1, p & ~7);
+    }
+
+    private void reduceRounds(final int root, final PackedData send, final PackedData recv, final long bytes,
+        final int itemBytes, final Reducer reducer)
+    {
+        if (itemBytes <= 0 || itemBytes > chunkBytes || bytes % itemBytes != 0)
+        {
+            throw new IllegalArgumentException("items of " + itemBytes + " bytes do not fit chunks of " + chunkBytes +
+                " or do not divide " + bytes + " bytes");
+        }
+        final int perRound = chunkBytes / itemBytes;
+        for (long pos = 0; pos < bytes; pos += (long)perRound * itemBytes)
+        {
+            final int items = (int)Math.min(perRound, (bytes - pos) / itemBytes);
+            final int len = items * itemBytes;
+            final long g = ++rounds;
+            awaitAllDone(g);
+            send.packTo(pos, null, slot(me, g), len);
+            store(ARRIVED_OFFSET, g);
+            awaitAll(ARRIVED_OFFSET, g);
+            // My segment: items [first, first + count) of this round.
+            final int base = items / n;
+            final int extra = items % n;
+            final int count = base + (me < extra ? 1 : 0);
+            final int first = me * base + Math.min(me, extra);
+            if (count > 0)
+            {
+                foldReducer = reducer;
+                foldParity = g;
+                foldOffset = (long)first * itemBytes;
+                foldItems = count;
+                foldBytes = count * itemBytes;
+                ReductionOrder.fold(n, combineSlots);
+                foldReducer = null;
+            }
+            store(REDUCED_OFFSET, g);
+            if (root < 0 || me == root)
+            {
+                awaitAll(REDUCED_OFFSET, g);
+                recv.unpackFrom(null, slot(ReductionOrder.resultSlot(n), g), len, pos);
+            }
+            store(DONE_OFFSET, g);
+        }
+    }
+
+    private void combineSlots(final int in, final int inout)
+    {
+        foldReducer.applyAt(null, slot(in, foldParity) + foldOffset, null, slot(inout, foldParity) + foldOffset,
+            foldItems, foldBytes);
+    }
+
+    /**
+     * Gather (to {@code root}) or allgather ({@code root < 0}): every member packs its piece,
+     * from {@code send}, or in place ({@code send == null}) from its own block of {@code recv};
+     * the receivers unpack every piece, except their own when in place.
+     */
+    private void gatherRounds(final int root, final PackedData send, final PackedData recv, final long bytes)
+    {
+        final PackedData mine = send != null ? send : recv.from(me * bytes);
+        final boolean receives = root < 0 || me == root;
+        for (long pos = 0; pos < bytes; pos += chunkBytes)
+        {
+            final int len = (int)Math.min(chunkBytes, bytes - pos);
+            final long g = ++rounds;
+            awaitAllDone(g);
+            mine.packTo(pos, null, slot(me, g), len);
+            store(ARRIVED_OFFSET, g);
+            if (receives)
+            {
+                awaitAll(ARRIVED_OFFSET, g);
+                for (int r = 0; r < n; r++)
+                {
+                    if (r != me || send != null)
+                    {
+                        recv.unpackFrom(null, slot(r, g), len, r * bytes + pos);
+                    }
+                }
+            }
+            store(DONE_OFFSET, g);
+        }
+    }
+
+    private long slot(final int rank, final long g)
+    {
+        return address + ShmLargeDescriptor.BLOCKS_OFFSET + rank * stride + ShmLargeDescriptor.slotOffset(g, chunkBytes);
+    }
+
+    private int word(final int rank, final int which)
+    {
+        return (int)(ShmLargeDescriptor.BLOCKS_OFFSET + rank * stride + which);
+    }
+
+    private void store(final int which, final long g)
+    {
+        buffer.putLongRelease(word(me, which), g);
+        engine.wakeRanks(world);
+    }
+
+    private void awaitAll(final int which, final long g)
+    {
+        waitWord = which;
+        waitFor = g;
+        if (!allReached())
+        {
+            engine.progressEngine().awaitShared(allReached, BlockedCall.BARRIER);
+        }
+    }
+
+    private void awaitRank(final int rank, final int which, final long g)
+    {
+        waitWord = which;
+        waitFor = g;
+        waitRank = rank;
+        if (!rankReached())
+        {
+            engine.progressEngine().awaitShared(rankReached, BlockedCall.BARRIER);
+        }
+    }
+
+    /** Before packing into the slots of round g: round g - 2 is finished everywhere. */
+    private void awaitAllDone(final long g)
+    {
+        if (g > 2)
+        {
+            awaitAll(DONE_OFFSET, g - 2);
+        }
+    }
+
+    private boolean allReached()
+    {
+        for (int r = 0; r < n; r++)
+        {
+            if (buffer.getLongVolatile(word(r, waitWord)) < waitFor)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean rankReached()
+    {
+        return buffer.getLongVolatile(word(waitRank, waitWord)) >= waitFor;
+    }
+}

@@ -1,0 +1,93 @@
+package org.shmpi.coll;
+
+/**
+ * Layout of a communicator's slots for large messages, file {@code coll-<context>-<rank>-large}
+ * (kind {@link org.shmpi.shm.segment.SegmentKind#COLLECTIVE COLLECTIVE}, made by the
+ * communicator's rank 0 at the first large collective, beside the small-message state of
+ * {@link ShmCollectiveDescriptor}). After the common segment header:
+ * <pre>
+ *   payload offset                        written by            read by
+ *   0      ranks (int), chunk bytes (int)  creator, before the version word
+ *   128    block of rank 0:
+ *            +0    arrived (long)          rank 0                every member
+ *            +128  reduced (long)          rank 0                every member
+ *            +256  done (long)             rank 0                every member
+ *            +384  slot, parity 0 (chunk bytes)   see below
+ *            +384 + chunk   slot, parity 1
+ *   128 + stride      block of rank 1 ...
+ * </pre>
+ * A large message moves in rounds of at most one chunk per member, counted from 1 alike by
+ * every member over all large collectives of the communicator; round g uses the slots of parity
+ * {@code g & 1}, so a member fills its next slot while the others still read its last. In
+ * round g a member packs its piece into its slot, then stores {@code arrived = g} (release). An
+ * allreduce or reduce then has member j combine segment j of every member's slot in place (the
+ * tree of {@link ReductionOrder}, each combination writing into the slot of the higher partial,
+ * so segment j of every slot is written by member j only, while nobody else reads it) and store
+ * {@code reduced = g}; the result of the whole round is then in the last member's slot. When a
+ * member has read everything it needs of round g it stores {@code done = g}. Before packing into
+ * its slot for round g a member waits until every {@code done >= g - 2}. The three words are 128
+ * bytes apart (no shared adjacent-line prefetch pair); slots start 128-byte aligned.
+ */
+public final class ShmLargeDescriptor
+{
+    public static final int LINE = ShmCollectiveDescriptor.LINE;
+    /** Payload offset of the member count (int). */
+    public static final int RANKS_OFFSET = 0;
+    /** Payload offset of the chunk size (int). */
+    public static final int CHUNK_BYTES_OFFSET = 4;
+    /** Payload offset of rank 0's block. */
+    public static final int BLOCKS_OFFSET = LINE;
+    /** Offset in a block of the arrived word. */
+    public static final int ARRIVED_OFFSET = 0;
+    /** Offset in a block of the reduced word. */
+    public static final int REDUCED_OFFSET = LINE;
+    /** Offset in a block of the done word. */
+    public static final int DONE_OFFSET = 2 * LINE;
+    /** Offset in a block of the slot of parity 0; parity 1's follows it. */
+    public static final int SLOT_OFFSET = 3 * LINE;
+
+    /** Default chunk: the bytes one member moves per round. */
+    public static final int CHUNK_BYTES_DEFAULT = 64 * 1024;
+
+    private ShmLargeDescriptor()
+    {
+    }
+
+    /** Bytes of one member's block with chunks of {@code chunkBytes}. */
+    public static long stride(final int chunkBytes)
+    {
+        checkChunkBytes(chunkBytes);
+        return SLOT_OFFSET + 2L * chunkBytes;
+    }
+
+    /** Payload length for {@code ranks} members with chunks of {@code chunkBytes}. */
+    public static long payloadLength(final int ranks, final int chunkBytes)
+    {
+        if (ranks < 1)
+        {
+            throw new IllegalArgumentException("a collective segment needs at least one member: ranks=" + ranks);
+        }
+        return BLOCKS_OFFSET + ranks * stride(chunkBytes);
+    }
+
+    /** Payload offset of member {@code rank}'s block. */
+    public static long blockOffset(final int rank, final int chunkBytes)
+    {
+        return BLOCKS_OFFSET + rank * stride(chunkBytes);
+    }
+
+    /** Offset in a block of the slot of {@code parity}. */
+    public static long slotOffset(final long parity, final int chunkBytes)
+    {
+        return SLOT_OFFSET + (parity & 1) * chunkBytes;
+    }
+
+    public static void checkChunkBytes(final int chunkBytes)
+    {
+        if (chunkBytes < 4096 || chunkBytes % LINE != 0 || chunkBytes > 1 << 26)
+        {
+            throw new IllegalArgumentException("chunk bytes must be a multiple of " + LINE + " in [4096, 2^26]: " +
+                "chunkBytes=" + chunkBytes);
+        }
+    }
+}

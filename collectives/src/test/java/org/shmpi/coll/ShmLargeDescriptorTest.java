@@ -1,0 +1,44 @@
+package org.shmpi.coll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.shmpi.coll.ShmLargeDescriptor.*;
+
+import org.junit.jupiter.api.Test;
+
+/** Pins the layout of the large-message slots. */
+class ShmLargeDescriptorTest
+{
+    @Test
+    void wordsAreOnLinesOfTheirOwnAndSlotsAreAligned()
+    {
+        assertEquals(0, RANKS_OFFSET);
+        assertEquals(4, CHUNK_BYTES_OFFSET);
+        assertEquals(128, BLOCKS_OFFSET);
+        assertEquals(0, ARRIVED_OFFSET);
+        assertEquals(128, REDUCED_OFFSET);
+        assertEquals(256, DONE_OFFSET);
+        assertEquals(384, SLOT_OFFSET);
+        assertEquals(384 + 2 * 65536, stride(65536));
+        assertEquals(128 + 3L * (384 + 2 * 4096), payloadLength(3, 4096));
+        assertEquals(128 + 2L * (384 + 2 * 4096), blockOffset(2, 4096));
+        assertEquals(384, slotOffset(0, 4096));
+        assertEquals(384 + 4096, slotOffset(1, 4096));
+        assertEquals(384, slotOffset(2, 4096), "round 2 reuses parity 0");
+        for (int r = 0; r < 5; r++)
+        {
+            assertTrue((blockOffset(r, 8192) + SLOT_OFFSET) % 128 == 0, "slot of rank " + r + " is 128-byte aligned");
+        }
+        assertEquals(65536, CHUNK_BYTES_DEFAULT);
+    }
+
+    @Test
+    void badChunkSizesAreRefused()
+    {
+        assertThrows(IllegalArgumentException.class, () -> stride(4000));
+        assertThrows(IllegalArgumentException.class, () -> stride(2048));
+        assertThrows(IllegalArgumentException.class, () -> stride(1 << 27));
+        assertThrows(IllegalArgumentException.class, () -> payloadLength(0, 4096));
+    }
+}
