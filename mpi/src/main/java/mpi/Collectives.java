@@ -373,6 +373,11 @@ final class Collectives
                 new int[peer.length]).then(new org.shmpi.coll.Barrier(m)));
             return run(comm, m, c, "barrier", blocking);
         }
+        final ShmCollectives shm = blocking ? null : comm.shmIfSetUp("barrier", 0);
+        if (shm != null)
+        {
+            return run(comm, m, shm.barrierSteps(), "barrier", false);
+        }
         return run(comm, m, new org.shmpi.coll.Barrier(m), "barrier", blocking);
     }
 
@@ -393,10 +398,21 @@ final class Collectives
             large.bcast(root, data(buf, 0, type), bytes);
             return null;
         }
-        final ShmCollectives shm = blocking ? comm.shmFor("bcast", bytes) : null;
+        final ShmCollectives shm = blocking ? comm.shmFor("bcast", bytes) : comm.shmIfSetUp("bcast", bytes);
         if (shm != null)
         {
             final byte[] data = isRoot ? packed(buf, 0, count, type) : new byte[bytes];
+            if (!blocking)
+            {
+                return run(comm, comm.collectiveMembers(), shm.bcastSteps(root, data, bytes).then(s ->
+                {
+                    if (!isRoot)
+                    {
+                        unpack(data, 0, bytes, buf, 0, type);
+                    }
+                    return null;
+                }), "bcast", false, buf);
+            }
             shm.bcast(root, data, bytes);
             if (!isRoot)
             {
@@ -421,7 +437,7 @@ final class Collectives
         final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
         final boolean blocking)
     {
-        if (blocking && !comm.isInter())
+        if (!comm.isInter())
         {
             checkRoot(comm, root);
             final int me = comm.getRank();
@@ -429,7 +445,7 @@ final class Collectives
             final int n = comm.getSize();
             final int sent = isRoot && inPlace ? check(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 check(sendbuf, 0, scount, stype);
-            final ShmLargeCollectives large = comm.shmLargeFor("gather", sent);
+            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("gather", sent) : null;
             if (large != null)
             {
                 if (isRoot && check(recvbuf, 0, n * rcount, rtype) != (long)n * sent)
@@ -443,7 +459,8 @@ final class Collectives
             }
             final byte[] mine = isRoot && inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 packed(sendbuf, 0, scount, stype);
-            final ShmCollectives shm = comm.shmFor("gather", mine.length);
+            final ShmCollectives shm = blocking ? comm.shmFor("gather", mine.length) :
+                comm.shmIfSetUp("gather", mine.length);
             if (shm != null)
             {
                 if (isRoot && check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
@@ -452,6 +469,17 @@ final class Collectives
                         " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
                 }
                 final byte[] all = isRoot ? new byte[n * mine.length] : null;
+                if (!blocking)
+                {
+                    return run(comm, comm.collectiveMembers(), shm.gatherSteps(root, mine, mine.length, all).then(s ->
+                    {
+                        if (isRoot)
+                        {
+                            unpack(all, 0, all.length, recvbuf, 0, rtype);
+                        }
+                        return null;
+                    }), "gather", false, sendbuf, recvbuf);
+                }
                 shm.gather(root, mine, mine.length, all);
                 if (isRoot)
                 {
@@ -504,7 +532,7 @@ final class Collectives
         final Object recvbuf, final int rcount, final Datatype rtype, final int root, final boolean inPlace,
         final boolean blocking)
     {
-        if (blocking && !comm.isInter())
+        if (!comm.isInter())
         {
             checkRoot(comm, root);
             final int me = comm.getRank();
@@ -512,7 +540,7 @@ final class Collectives
             final boolean isRoot = me == root;
             final int block = isRoot ? check(sendbuf, 0, n * scount, stype) / Math.max(1, n) :
                 check(recvbuf, 0, rcount, rtype);
-            final ShmLargeCollectives large = comm.shmLargeFor("scatter", (long)n * block);
+            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("scatter", (long)n * block) : null;
             if (large != null)
             {
                 if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
@@ -524,7 +552,8 @@ final class Collectives
                     isRoot && inPlace ? null : data(recvbuf, 0, rtype), block);
                 return null;
             }
-            final ShmCollectives shm = comm.shmFor("scatter", n * block);
+            final ShmCollectives shm = blocking ? comm.shmFor("scatter", n * block) :
+                comm.shmIfSetUp("scatter", n * block);
             if (shm != null)
             {
                 if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
@@ -534,6 +563,17 @@ final class Collectives
                 }
                 final byte[] all = isRoot ? packed(sendbuf, 0, n * scount, stype) : null;
                 final byte[] mine = new byte[block];
+                if (!blocking)
+                {
+                    return run(comm, comm.collectiveMembers(), shm.scatterSteps(root, all, block, mine).then(s ->
+                    {
+                        if (!(isRoot && inPlace))
+                        {
+                            unpack(mine, 0, block, recvbuf, 0, rtype);
+                        }
+                        return null;
+                    }), "scatter", false, sendbuf, recvbuf);
+                }
                 shm.scatter(root, all, block, mine);
                 if (!(isRoot && inPlace))
                 {
@@ -586,13 +626,13 @@ final class Collectives
     static Request allGather(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
         final Object recvbuf, final int rcount, final Datatype rtype, final boolean inPlace, final boolean blocking)
     {
-        if (blocking && !comm.isInter())
+        if (!comm.isInter())
         {
             final int me = comm.getRank();
             final int n = comm.getSize();
             final int sent = inPlace ? check(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 check(sendbuf, 0, scount, stype);
-            final ShmLargeCollectives large = comm.shmLargeFor("allgather", sent);
+            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("allgather", sent) : null;
             if (large != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != (long)n * sent)
@@ -605,7 +645,8 @@ final class Collectives
             }
             final byte[] mine = inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 packed(sendbuf, 0, scount, stype);
-            final ShmCollectives shm = comm.shmFor("allgather", mine.length);
+            final ShmCollectives shm = blocking ? comm.shmFor("allgather", mine.length) :
+                comm.shmIfSetUp("allgather", mine.length);
             if (shm != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
@@ -614,6 +655,14 @@ final class Collectives
                         " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
                 }
                 final byte[] all = new byte[n * mine.length];
+                if (!blocking)
+                {
+                    return run(comm, comm.collectiveMembers(), shm.allgatherSteps(mine, mine.length, all).then(s ->
+                    {
+                        unpack(all, 0, all.length, recvbuf, 0, rtype);
+                        return null;
+                    }), "allGather", false, sendbuf, recvbuf);
+                }
                 shm.allgather(mine, mine.length, all);
                 unpack(all, 0, all.length, recvbuf, 0, rtype);
                 return null;
@@ -657,11 +706,11 @@ final class Collectives
     static Request allToAll(final Comm comm, final Object sendbuf, final int scount, final Datatype stype,
         final Object recvbuf, final int rcount, final Datatype rtype, final boolean blocking)
     {
-        if (blocking && !comm.isInter())
+        if (!comm.isInter())
         {
             final int n = comm.getSize();
             final int sent = check(sendbuf, 0, n * scount, stype);
-            final ShmLargeCollectives large = comm.shmLargeFor("alltoall", sent);
+            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("alltoall", sent) : null;
             if (large != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != sent)
@@ -672,7 +721,7 @@ final class Collectives
                 large.alltoall(data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent / n);
                 return null;
             }
-            final ShmCollectives shm = comm.shmFor("alltoall", sent);
+            final ShmCollectives shm = blocking ? comm.shmFor("alltoall", sent) : comm.shmIfSetUp("alltoall", sent);
             if (shm != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != sent)
@@ -681,6 +730,15 @@ final class Collectives
                         " bytes per block sent, receive blocks of " + rcount + " items of " + rtype.getName());
                 }
                 final byte[] out = new byte[sent];
+                if (!blocking)
+                {
+                    return run(comm, comm.collectiveMembers(), shm.alltoallSteps(packed(sendbuf, 0, n * scount, stype),
+                        sent / n, out).then(s ->
+                        {
+                            unpack(out, 0, sent, recvbuf, 0, rtype);
+                            return null;
+                        }), "allToAll", false, sendbuf, recvbuf);
+                }
                 shm.alltoall(packed(sendbuf, 0, n * scount, stype), sent / n, out);
                 unpack(out, 0, sent, recvbuf, 0, rtype);
                 return null;
@@ -775,7 +833,18 @@ final class Collectives
         final byte[] data = packed(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
         final int bytes = data.length;
         final byte[] out = isRoot ? new byte[bytes] : null;
-        final ShmCollectives shm = blocking ? comm.shmFor("reduce", bytes) : null;
+        final ShmCollectives shm = blocking ? comm.shmFor("reduce", bytes) : comm.shmIfSetUp("reduce", bytes);
+        if (shm != null && !blocking)
+        {
+            return run(comm, comm.collectiveMembers(), shm.reduceSteps(root, data, bytes, count, r, out).then(s ->
+            {
+                if (isRoot)
+                {
+                    unpack(out, 0, bytes, recvbuf, 0, type);
+                }
+                return null;
+            }), "reduce", false, sendbuf, recvbuf);
+        }
         if (shm != null)
         {
             shm.reduce(root, data, bytes, count, r, out);
@@ -821,7 +890,15 @@ final class Collectives
         final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, count, type);
         final int bytes = data.length;
         final byte[] out = new byte[bytes];
-        final ShmCollectives shm = blocking ? comm.shmFor("allreduce", bytes) : null;
+        final ShmCollectives shm = blocking ? comm.shmFor("allreduce", bytes) : comm.shmIfSetUp("allreduce", bytes);
+        if (shm != null && !blocking)
+        {
+            return run(comm, comm.collectiveMembers(), shm.allreduceSteps(data, bytes, count, r, out).then(s ->
+            {
+                unpack(out, 0, bytes, recvbuf, 0, type);
+                return null;
+            }), "allReduce", false, sendbuf, recvbuf);
+        }
         if (shm != null)
         {
             shm.allreduce(data, bytes, count, r, out);

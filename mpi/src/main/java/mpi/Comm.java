@@ -1808,6 +1808,24 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** The shared-memory collective state, set up by the first collective that uses it. */
     private org.shmpi.coll.ShmCollectives shm;
 
+    /**
+     * The shared-memory collectives of this communicator for a nonblocking {@code op} of
+     * {@code bytes} per member, if they apply and are already set up; null otherwise. A
+     * nonblocking call must not wait for the other members, so it never sets them up: the first
+     * blocking collective that uses them, or a persistent collective's initialisation, does.
+     * Every member has set them up at the same point of its sequence of collectives, so every
+     * member decides alike.
+     */
+    final org.shmpi.coll.ShmCollectives shmIfSetUp(final String op, final int bytes)
+    {
+        final org.shmpi.coll.ShmCollectives s = shm;
+        if (s == null || !org.shmpi.coll.CollectiveSettings.current().useShm(op, bytes, members.length))
+        {
+            return null;
+        }
+        return s;
+    }
+
     /** The large-message slots, set up by the first large collective that uses them. */
     private org.shmpi.coll.ShmLargeCollectives shmLarge;
 
@@ -1900,6 +1918,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             check();
+            // Set up once: the shared-memory state the starts will use (a collective step, as
+            // MPI allows of a persistent collective's initialisation).
+            shmFor("barrier", 0);
             return new Prequest(this, () -> nonblocking(operation), keep);
         }
         catch (final RuntimeException ex)

@@ -1,6 +1,7 @@
 package org.shmpi.coll;
 
 import java.util.ArrayList;
+import java.util.function.BooleanSupplier;
 
 import org.agrona.UnsafeApi;
 import org.shmpi.ring.EngineRequest;
@@ -39,6 +40,8 @@ public final class Schedule implements ProgressAgent
     private final ArrayList<EngineRequest> pending = new ArrayList<>();
     private final ExternalRequest done = new ExternalRequest();
     private Step next;
+    /** A condition on shared memory the current round also waits for (null: none). */
+    private BooleanSupplier gate;
     private RuntimeException failure;
 
     public Schedule(final PointToPointEngine engine, final String role, final Step first)
@@ -75,6 +78,16 @@ public final class Schedule implements ProgressAgent
     }
 
     /**
+     * Makes the current round also wait until {@code condition} holds: a condition on shared
+     * memory (another member's flag), for the shared-memory algorithms. It must be a pure read.
+     * While a round waits on one, the progress engine polls instead of sleeping until woken.
+     */
+    public void await(final BooleanSupplier condition)
+    {
+        gate = condition;
+    }
+
+    /**
      * Runs every step whose transfers have completed; true when the last one has run. A step
      * that throws, or a transfer that failed, ends the schedule with that failure.
      */
@@ -82,6 +95,14 @@ public final class Schedule implements ProgressAgent
     {
         while (next != null)
         {
+            if (gate != null)
+            {
+                if (!gate.getAsBoolean())
+                {
+                    return false;
+                }
+                gate = null;
+            }
             for (int i = 0; i < pending.size(); i++)
             {
                 final EngineRequest r = pending.get(i);
@@ -105,7 +126,14 @@ public final class Schedule implements ProgressAgent
     {
         while (!advance())
         {
-            engine.await(firstIncomplete(), call);
+            if (gate != null)
+            {
+                engine.progressEngine().awaitShared(gate, call);
+            }
+            else
+            {
+                engine.await(firstIncomplete(), call);
+            }
         }
     }
 
@@ -175,9 +203,16 @@ public final class Schedule implements ProgressAgent
     }
 
     @Override
+    public boolean needsPolling()
+    {
+        return gate != null;
+    }
+
+    @Override
     public void describe(final StringBuilder out)
     {
-        out.append("  ").append(role).append(": ").append(pending.size()).append(" transfers in the current round\n");
+        out.append("  ").append(role).append(": ").append(pending.size()).append(" transfers in the current round")
+            .append(gate != null ? ", waiting on shared memory\n" : "\n");
     }
 
     @Override

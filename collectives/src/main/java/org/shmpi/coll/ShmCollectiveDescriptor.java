@@ -14,8 +14,8 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *   128    block of rank 0:
  *            +0    flag line, parity 0: seq (long) | 56 bytes of payload
  *            +128  flag line, parity 1: seq (long) | 56 bytes of payload
- *            +256  done (long)                 rank 0         writers of the next
- *                                                               operation with this parity
+ *            +256  done, parity 0 (long)       rank 0         writers of the next
+ *            +264  done, parity 1 (long)                        operation with this parity
  *            +384  data slot, parity 0 (data bytes)
  *            +384 + data   data slot, parity 1
  *   128 + stride          block of rank 1 ...
@@ -24,9 +24,9 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  * {@code k & 1}. A member writes its payload (in the flag line up to
  * {@link #INLINE_PAYLOAD} bytes, else in its data slot), then the seq word with a release store
  * ({@code seq = k}): a reader that sees {@code seq >= k} with an acquire load sees the payload.
- * When a member has read everything it needs of operation k it stores {@code done = k}
- * (release). Before writing its parity-p space for operation k, a member waits until every
- * member's {@code done >= k - 2}: the previous operation of that parity is then finished
+ * When a member has read everything it needs of operation k it stores {@code done = k} in the
+ * done word of parity {@code k & 1} (release). Before writing its parity-p space for operation
+ * k, a member waits until every member's done word of parity p is {@code >= k - 2}: the previous operation of that parity is then finished
  * everywhere, so nobody still reads what it overwrites. Lines are 128 bytes apart so that the
  * adjacent-line prefetcher never pairs two writers' lines.
  */
@@ -47,7 +47,7 @@ public final class ShmCollectiveDescriptor
     public static final int INLINE_OFFSET = 8;
     /** Bytes of payload a flag line carries. */
     public static final int INLINE_PAYLOAD = CACHE_LINE_LENGTH - INLINE_OFFSET;
-    /** Offset in a block of the done word. */
+    /** Offset in a block of the done word of parity 0; parity 1's is 8 bytes further. */
     public static final int DONE_OFFSET = 2 * LINE;
     /** Offset in a block of the data slot of parity 0; parity 1's follows it. */
     public static final int DATA_OFFSET = 3 * LINE;
@@ -86,6 +86,15 @@ public final class ShmCollectiveDescriptor
     public static int flagOffset(final int parity)
     {
         return FLAG_OFFSET + (parity & 1) * LINE;
+    }
+
+    /**
+     * Offset in a block of the done word of {@code parity}: one per parity, because a
+     * nonblocking operation may finish after a later one of the other parity.
+     */
+    public static int doneOffset(final long parity)
+    {
+        return DONE_OFFSET + (int)(parity & 1) * 8;
     }
 
     /** Offset in a block of the data slot of {@code parity}. */

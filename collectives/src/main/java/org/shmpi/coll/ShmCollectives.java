@@ -1,6 +1,5 @@
 package org.shmpi.coll;
 
-import static org.shmpi.coll.ShmCollectiveDescriptor.DONE_OFFSET;
 import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_OFFSET;
 import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
 
@@ -143,6 +142,9 @@ public final class ShmCollectives implements AutoCloseable
     public void barrier()
     {
         final long k = ++ops;
+        // Even a barrier waits for operation k - 2 to finish: a nonblocking operation of this
+        // parity may not have published yet, and its seq must not be overtaken.
+        awaitAllDone(k);
         buffer.putLongRelease(flag(me, k), k);
         wakeAll();
         awaitAllArrived(k);
@@ -270,6 +272,152 @@ public final class ShmCollectives implements AutoCloseable
         finish(k);
     }
 
+    // ------------------------------------------------------------------------------------------
+    // Nonblocking forms: the same operations as schedule steps, each waiting on shared memory
+    // through Schedule.await, so the progress engine advances them during any MPI call. The
+    // operation number is taken when the steps are made, so they must be started in the order
+    // made, the same on every member (MPI's rule for collectives).
+
+    /** Waiting in the second step of {@link #steps}: for nobody, every member, or one member. */
+    private static final int NOBODY = -2;
+    private static final int EVERYONE = -1;
+
+    /**
+     * One operation k as steps: if it writes its parity's flag line, wait until every member has
+     * finished operation k - 2; then {@code write} (and wake the members); then wait for
+     * {@code waitOn}'s seq of operation k; then {@code read}, and store done.
+     */
+    private Collective steps(final long k, final boolean writesFlag, final Runnable write, final int waitOn,
+        final Runnable read)
+    {
+        return new Collective()
+        {
+            @Override
+            public Schedule.Step first()
+            {
+                if (writesFlag && k > 2)
+                {
+                    return s ->
+                    {
+                        s.await(() -> allDoneAt(k - 2));
+                        return this::second;
+                    };
+                }
+                return this::second;
+            }
+
+            private Schedule.Step second(final Schedule s)
+            {
+                if (write != null)
+                {
+                    write.run();
+                    wakeAll();
+                }
+                if (waitOn == EVERYONE)
+                {
+                    s.await(() -> allArrivedAt(k));
+                }
+                else if (waitOn >= 0)
+                {
+                    s.await(() -> buffer.getLongVolatile(flag(waitOn, k)) >= k);
+                }
+                return this::third;
+            }
+
+            private Schedule.Step third(final Schedule s)
+            {
+                if (read != null)
+                {
+                    read.run();
+                }
+                finish(k);
+                return done(s);
+            }
+        };
+    }
+
+    /** {@link #barrier} as steps. */
+    public Collective barrierSteps()
+    {
+        final long k = ++ops;
+        return steps(k, true, () -> buffer.putLongRelease(flag(me, k), k), EVERYONE, null);
+    }
+
+    /** {@link #allreduce} as steps. */
+    public Collective allreduceSteps(final byte[] data, final int bytes, final int items, final Reducer reducer,
+        final byte[] out)
+    {
+        final long k = ++ops;
+        return steps(k, true, () -> publish(k, data, bytes), EVERYONE, () -> fold(k, bytes, items, reducer, out));
+    }
+
+    /** {@link #reduce} as steps. */
+    public Collective reduceSteps(final int root, final byte[] data, final int bytes, final int items,
+        final Reducer reducer, final byte[] out)
+    {
+        final long k = ++ops;
+        if (me != root)
+        {
+            return steps(k, true, () -> publish(k, data, bytes), NOBODY, null);
+        }
+        return steps(k, true, () -> publish(k, data, bytes), EVERYONE, () -> fold(k, bytes, items, reducer, out));
+    }
+
+    /** {@link #bcast} as steps. */
+    public Collective bcastSteps(final int root, final byte[] buf, final int bytes)
+    {
+        final long k = ++ops;
+        if (me == root)
+        {
+            return steps(k, true, () -> publish(k, buf, bytes), NOBODY, null);
+        }
+        return steps(k, false, null, root, () -> copyOut(root, k, buf, 0, bytes));
+    }
+
+    /** {@link #allgather} as steps. */
+    public Collective allgatherSteps(final byte[] block, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        return steps(k, true, () -> publish(k, block, bytes), EVERYONE, () -> copyAllOut(k, bytes, out));
+    }
+
+    /** {@link #gather} as steps. */
+    public Collective gatherSteps(final int root, final byte[] block, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        if (me != root)
+        {
+            return steps(k, true, () -> publish(k, block, bytes), NOBODY, null);
+        }
+        return steps(k, true, () -> publish(k, block, bytes), EVERYONE, () -> copyAllOut(k, bytes, out));
+    }
+
+    /** {@link #scatter} as steps. */
+    public Collective scatterSteps(final int root, final byte[] all, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        if (me == root)
+        {
+            return steps(k, true, () -> publish(k, all, n * bytes), NOBODY,
+                () -> System.arraycopy(all, me * bytes, out, 0, bytes));
+        }
+        return steps(k, false, null, root, () -> copyOut(root, k, n * bytes, me * bytes, out, 0, bytes));
+    }
+
+    /** {@link #alltoall} as steps. */
+    public Collective alltoallSteps(final byte[] send, final int bytes, final byte[] out)
+    {
+        final long k = ++ops;
+        final int total = n * bytes;
+        return steps(k, true, () -> publish(k, send, total), EVERYONE, () ->
+        {
+            for (int r = 0; r < n; r++)
+            {
+                copyOut(r, k, total, me * bytes, out, r * bytes, bytes);
+            }
+        });
+    }
+
     /**
      * Unmaps the segment; member 0 also removes its file. The others forget their mapping (the
      * name comes back with the context id, for a new file).
@@ -375,7 +523,7 @@ public final class ShmCollectives implements AutoCloseable
     /** This member is done reading operation k: it may be overwritten two operations later. */
     private void finish(final long k)
     {
-        buffer.putLongRelease(block(me) + DONE_OFFSET, k);
+        buffer.putLongRelease(block(me) + ShmCollectiveDescriptor.doneOffset(k), k);
         wakeAll();
     }
 
@@ -402,6 +550,30 @@ public final class ShmCollectives implements AutoCloseable
         }
     }
 
+    private boolean allArrivedAt(final long k)
+    {
+        for (int r = 0; r < n; r++)
+        {
+            if (buffer.getLongVolatile(flag(r, k)) < k)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean allDoneAt(final long k)
+    {
+        for (int r = 0; r < n; r++)
+        {
+            if (buffer.getLongVolatile(block(r) + ShmCollectiveDescriptor.doneOffset(k)) < k)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean allArrived()
     {
         final long k = waitFor;
@@ -425,7 +597,7 @@ public final class ShmCollectives implements AutoCloseable
         final long k = waitFor;
         for (int r = 0; r < n; r++)
         {
-            if (buffer.getLongVolatile(block(r) + DONE_OFFSET) < k)
+            if (buffer.getLongVolatile(block(r) + ShmCollectiveDescriptor.doneOffset(k)) < k)
             {
                 return false;
             }

@@ -23,6 +23,9 @@ class ShmCollectiveDescriptorTest
         assertEquals(8, INLINE_OFFSET);
         assertEquals(56, INLINE_PAYLOAD);
         assertEquals(256, DONE_OFFSET);
+        assertEquals(256, doneOffset(0));
+        assertEquals(264, doneOffset(1));
+        assertEquals(256, doneOffset(2));
         assertEquals(384, DATA_OFFSET);
         assertEquals(384, dataOffset(0, 8192));
         assertEquals(384 + 8192, dataOffset(1, 8192));

@@ -233,6 +233,66 @@ class ShmCollectivesTest
         shm.close();
     }
 
+    /**
+     * The nonblocking forms: several outstanding at once, started between blocking ones,
+     * completed in another order than started; the steps advance only through progress (the
+     * waits here, and the blocking operations' waits).
+     */
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {2, 3, 5})
+    void nonblockingOperationsOverlapEachOtherAndBlockingOnes(final int n) throws Exception
+    {
+        job = ThreadedJob.start("shmcoll-nb-" + n, n, 64 * 1024);
+        job.run(170, engine ->
+        {
+            final int me = engine.rank();
+            final int[] world = new int[n];
+            for (int r = 0; r < n; r++)
+            {
+                world[r] = r;
+            }
+            final Members attaching = new Members(engine, world, me, CONTEXT + 1, 1);
+            final ShmCollectives shm = ShmCollectives.attach(engine, world, me, CONTEXT, 1024, () ->
+                new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
+            final Random random = new Random(5);
+            for (int k = 0; k < 150; k++)
+            {
+                final int items = 1 + random.nextInt(40);
+                final int bytes = 16 * items;
+                final int root = random.nextInt(n);
+                final byte[] reduced = new byte[bytes];
+                final Schedule a = shm.allreduceSteps(matrices(me, items, k), bytes, items, MATRIX, reduced)
+                    .schedule(attaching, "iallreduce");
+                a.start();
+                final byte[] cast = me == root ? matrices(root, items, k + 1) : new byte[bytes];
+                final Schedule b = shm.bcastSteps(root, cast, bytes).schedule(attaching, "ibcast");
+                b.start();
+                final int g = 1 + random.nextInt(50);
+                final byte[] gathered = new byte[n * g];
+                final Schedule c = shm.allgatherSteps(block(me, k, g), g, gathered).schedule(attaching, "iallgather");
+                c.start();
+                // A blocking one while three are outstanding, and a nonblocking barrier.
+                final byte[] blocking = new byte[bytes];
+                shm.allreduce(matrices(me, items, k + 2), bytes, items, MATRIX, blocking);
+                final Schedule d = shm.barrierSteps().schedule(attaching, "ibarrier");
+                d.start();
+                engine.await(c.request(), 0);
+                engine.await(a.request(), 0);
+                engine.await(d.request(), 0);
+                engine.await(b.request(), 0);
+                assertArrayEquals(product(n, items, k), reduced, "iallreduce " + k);
+                assertArrayEquals(matrices(root, items, k + 1), cast, "ibcast " + k);
+                assertArrayEquals(product(n, items, k + 2), blocking, "allreduce " + k);
+                for (int r = 0; r < n; r++)
+                {
+                    assertArrayEquals(block(r, k, g), java.util.Arrays.copyOfRange(gathered, r * g, r * g + g),
+                        "iallgather block " + r + " op " + k);
+                }
+            }
+            shm.close();
+        });
+    }
+
     @Test
     void aRankAlone() throws Exception
     {
