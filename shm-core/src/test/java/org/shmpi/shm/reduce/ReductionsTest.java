@@ -197,6 +197,20 @@ class ReductionsTest
     }
 
     @Test
+    void complexSumCoversBothPartsOfEveryElement()
+    {
+        // Two complex numbers each: the sum must reach the imaginary part of the last one.
+        final double[] a = {1, 2, 3, 4};
+        final double[] b = {10, 20, 30, 40};
+        Reductions.kernel(Reductions.SUM, BasicKind.DOUBLE_COMPLEX).apply(a, DOUBLES, b, DOUBLES, 2);
+        assertArrayEquals(new double[] {11, 22, 33, 44}, b, "MPI_SUM DOUBLE_COMPLEX");
+        final float[] fa = {1, 2, 3, 4};
+        final float[] fb = {10, 20, 30, 40};
+        Reductions.kernel(Reductions.SUM, BasicKind.FLOAT_COMPLEX).apply(fa, FLOATS, fb, FLOATS, 2);
+        assertArrayEquals(new float[] {11, 22, 33, 44}, fb, "MPI_SUM FLOAT_COMPLEX");
+    }
+
+    @Test
     void theTableIsMpis()
     {
         assertNull(Reductions.kernel(Reductions.BAND, BasicKind.DOUBLE), "no bitwise op on floating point");
