@@ -329,8 +329,9 @@ final class OsuOptions
         }
         if (kind == Kind.COLLECTIVE)
         {
-            lines.add(String.format(Locale.ROOT, "# JIT warm-up before the first size: at least %d calls of %d B " +
-                "and at least %.1f s (-j, -J)", jitPrelude, preludeSize(), jitSeconds));
+            lines.add(String.format(Locale.ROOT, "# JIT warm-up before the first size: at least %d calls of %d B, " +
+                "each chunk then 100 calls of every size up to 8 KiB and 10 above, for at least %.1f s (-j, -J)",
+                jitPrelude, preludeSize(), jitSeconds));
             lines.add(warmup >= 0 ? "# Warm-up per size: " + warmup + " calls (-x)"
                 : "# Warm-up per size: 200 calls up to 8 KiB, then 10 (-x)");
             lines.add(iterations >= 0 ? "# Iterations per size: " + iterations + " calls (-i)"
