@@ -35,6 +35,16 @@ public final class PackedData
         return new PackedData(layout, base, offset, start + from);
     }
 
+    /**
+     * The absolute address of the first packed byte when the message lies contiguous in native
+     * memory (a direct buffer and a contiguous datatype), so that a peer could read it in place;
+     * -1 otherwise.
+     */
+    public long contiguousAddress()
+    {
+        return base == null && layout.isContiguous() ? offset + start : -1;
+    }
+
     /** Copies packed bytes {@code [from, from + length)} to {@code dstBase}/{@code dstOffset}. */
     public void packTo(final long from, final Object dstBase, final long dstOffset, final long length)
     {

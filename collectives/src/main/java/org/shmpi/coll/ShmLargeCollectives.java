@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.SharedHeap;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
@@ -37,7 +39,13 @@ import org.shmpi.shm.segment.SegmentNames;
  * <li><b>scatter</b>: the root packs one piece per member; <b>alltoall</b>: every member packs
  *     one piece per member, and each copies its own piece of every slot.</li>
  * </ul>
- * Waiting and waking are those of {@link ShmCollectives}. One instance per communicator and
+ * <p>Single copy: when the data a member contributes to a bcast, gather, allgather, scatter or
+ * all-to-all lies contiguous in its shared-memory heap ({@code MPI.newXxxBuffer} with a
+ * contiguous datatype), it packs nothing; the others copy straight out of its buffer, which it
+ * keeps until they all have (it waits for their {@code done} before returning). A bcast or
+ * scatter from such a root takes one round whatever the size.
+ *
+ * <p>Waiting and waking are those of {@link ShmCollectives}. One instance per communicator and
  * member; not for concurrent use.
  */
 public final class ShmLargeCollectives implements AutoCloseable
@@ -140,6 +148,12 @@ public final class ShmLargeCollectives implements AutoCloseable
         return chunkBytes;
     }
 
+    /** Pieces this member copied straight out of a peer's shared heap (single copy) so far. */
+    public long singleCopies()
+    {
+        return singleCopies;
+    }
+
     /**
      * Allreduce of {@code bytes} packed bytes, items of {@code itemBytes} each (a round never
      * splits an item, so {@code itemBytes <= chunkBytes}), from {@code send} into {@code recv}
@@ -161,20 +175,50 @@ public final class ShmLargeCollectives implements AutoCloseable
     /** Broadcast of {@code bytes} packed bytes of {@code data} from {@code root}. */
     public void bcast(final int root, final PackedData data, final long bytes)
     {
-        for (long pos = 0; pos < bytes; pos += chunkBytes)
+        if (me == root)
+        {
+            final long g = ++rounds;
+            awaitAllDone(g);
+            if (publishSource(g, data, bytes))
+            {
+                store(ARRIVED_OFFSET, g);
+                finishDirect(g);
+                return;
+            }
+            packRounds(g, data, bytes);
+            return;
+        }
+        final long g = ++rounds;
+        awaitRank(root, ARRIVED_OFFSET, g);
+        final long direct = sourceAddress(root, g);
+        if (direct >= 0)
+        {
+            data.unpackFrom(null, direct, bytes, 0);
+            releaseSource();
+            store(DONE_OFFSET, g);
+            return;
+        }
+        for (long pos = 0, round = g; pos < bytes; pos += chunkBytes, round = ++rounds)
         {
             final int len = (int)Math.min(chunkBytes, bytes - pos);
-            final long g = ++rounds;
-            if (me == root)
+            awaitRank(root, ARRIVED_OFFSET, round);
+            data.unpackFrom(null, slot(root, round), len, pos);
+            store(DONE_OFFSET, round);
+        }
+    }
+
+    /** The root's rounds of a bcast through its slots, the first being round {@code first}. */
+    private void packRounds(final long first, final PackedData data, final long bytes)
+    {
+        for (long pos = 0, g = first; pos < bytes; pos += chunkBytes, g = ++rounds)
+        {
+            final int len = (int)Math.min(chunkBytes, bytes - pos);
+            if (g != first)
             {
                 awaitAllDone(g);
-                data.packTo(pos, null, slot(me, g), len);
-                store(ARRIVED_OFFSET, g);
-                store(DONE_OFFSET, g);
-                continue;
             }
-            awaitRank(root, ARRIVED_OFFSET, g);
-            data.unpackFrom(null, slot(root, g), len, pos);
+            data.packTo(pos, null, slot(me, g), len);
+            store(ARRIVED_OFFSET, g);
             store(DONE_OFFSET, g);
         }
     }
@@ -197,14 +241,43 @@ public final class ShmLargeCollectives implements AutoCloseable
      */
     public void scatter(final int root, final PackedData send, final PackedData recv, final long bytes)
     {
+        final long first = ++rounds;
+        if (me == root)
+        {
+            awaitAllDone(first);
+            if (publishSource(first, send, n * bytes))
+            {
+                store(ARRIVED_OFFSET, first);
+                if (recv != null)
+                {
+                    recv.unpackFrom(null, send.contiguousAddress() + me * bytes, bytes, 0);
+                }
+                finishDirect(first);
+                return;
+            }
+        }
+        else
+        {
+            awaitRank(root, ARRIVED_OFFSET, first);
+            final long direct = sourceAddress(root, first);
+            if (direct >= 0)
+            {
+                recv.unpackFrom(null, direct + me * bytes, bytes, 0);
+                releaseSource();
+                store(DONE_OFFSET, first);
+                return;
+            }
+        }
         final int piece = piece();
-        for (long pos = 0; pos < bytes; pos += piece)
+        for (long pos = 0, g = first; pos < bytes; pos += piece, g = ++rounds)
         {
             final int len = (int)Math.min(piece, bytes - pos);
-            final long g = ++rounds;
             if (me == root)
             {
-                awaitAllDone(g);
+                if (g != first)
+                {
+                    awaitAllDone(g);
+                }
                 final long slot = slot(me, g);
                 for (int r = 0; r < n; r++)
                 {
@@ -212,7 +285,7 @@ public final class ShmLargeCollectives implements AutoCloseable
                 }
                 store(ARRIVED_OFFSET, g);
             }
-            else
+            else if (g != first)
             {
                 awaitRank(root, ARRIVED_OFFSET, g);
             }
@@ -228,23 +301,36 @@ public final class ShmLargeCollectives implements AutoCloseable
     public void alltoall(final PackedData send, final PackedData recv, final long bytes)
     {
         final int piece = piece();
+        long g = 0;
+        boolean direct = false;
         for (long pos = 0; pos < bytes; pos += piece)
         {
             final int len = (int)Math.min(piece, bytes - pos);
-            final long g = ++rounds;
+            g = ++rounds;
             awaitAllDone(g);
-            final long mine = slot(me, g);
-            for (int r = 0; r < n; r++)
+            direct = publishSource(g, send, n * bytes);
+            if (!direct)
             {
-                send.packTo(r * bytes + pos, null, mine + (long)r * piece, len);
+                final long mine = slot(me, g);
+                for (int r = 0; r < n; r++)
+                {
+                    send.packTo(r * bytes + pos, null, mine + (long)r * piece, len);
+                }
             }
             store(ARRIVED_OFFSET, g);
             awaitAll(ARRIVED_OFFSET, g);
             for (int r = 0; r < n; r++)
             {
-                recv.unpackFrom(null, slot(r, g) + (long)me * piece, len, r * bytes + pos);
+                final long from = sourceAddress(r, g);
+                recv.unpackFrom(null, from >= 0 ? from + me * bytes + pos : slot(r, g) + (long)me * piece, len,
+                    r * bytes + pos);
+                releaseSource();
             }
             store(DONE_OFFSET, g);
+        }
+        if (direct)
+        {
+            awaitAll(DONE_OFFSET, g);
         }
     }
 
@@ -321,19 +407,26 @@ public final class ShmLargeCollectives implements AutoCloseable
 
     /**
      * Gather (to {@code root}) or allgather ({@code root < 0}): every member packs its piece,
-     * from {@code send}, or in place ({@code send == null}) from its own block of {@code recv};
-     * the receivers unpack every piece, except their own when in place.
+     * from {@code send}, or in place ({@code send == null}) from its own block of {@code recv}
+     * (or names it, when it lies in its shared heap); the receivers copy every piece, except
+     * their own when in place.
      */
     private void gatherRounds(final int root, final PackedData send, final PackedData recv, final long bytes)
     {
         final PackedData mine = send != null ? send : recv.from(me * bytes);
         final boolean receives = root < 0 || me == root;
+        long g = 0;
+        boolean direct = false;
         for (long pos = 0; pos < bytes; pos += chunkBytes)
         {
             final int len = (int)Math.min(chunkBytes, bytes - pos);
-            final long g = ++rounds;
+            g = ++rounds;
             awaitAllDone(g);
-            mine.packTo(pos, null, slot(me, g), len);
+            direct = publishSource(g, mine, bytes);
+            if (!direct)
+            {
+                mine.packTo(pos, null, slot(me, g), len);
+            }
             store(ARRIVED_OFFSET, g);
             if (receives)
             {
@@ -342,13 +435,79 @@ public final class ShmLargeCollectives implements AutoCloseable
                 {
                     if (r != me || send != null)
                     {
-                        recv.unpackFrom(null, slot(r, g), len, r * bytes + pos);
+                        final long from = sourceAddress(r, g);
+                        recv.unpackFrom(null, from >= 0 ? from + pos : slot(r, g), len, r * bytes + pos);
+                        releaseSource();
                     }
                 }
             }
             store(DONE_OFFSET, g);
         }
+        if (direct)
+        {
+            // The others read straight out of this member's buffer: keep it until they have.
+            awaitAll(DONE_OFFSET, g);
+        }
     }
+
+    /**
+     * Names where this member's data lies for the readers of the coming round: in its shared
+     * heap (true: nothing to pack), or in its slot (false). Written before {@code arrived}.
+     */
+    private boolean publishSource(final long g, final PackedData data, final long bytes)
+    {
+        final long address = data == null ? -1 : data.contiguousAddress();
+        final SharedHeap.Segment h = address >= 0 && engine.heap() != null ? engine.heap().find(address, bytes) : null;
+        if (h == null)
+        {
+            buffer.putLong(word(me, ShmLargeDescriptor.sourceOffset(g)), 0);
+            ownSource = -1;
+            return false;
+        }
+        ownSource = address;
+        buffer.putLong(word(me, ShmLargeDescriptor.sourceOffset(g)), h.id() + 1);
+        buffer.putLong(word(me, ShmLargeDescriptor.positionOffset(g)), address - h.address());
+        return true;
+    }
+
+    /** A direct root's end of a one-round operation: done itself, then wait until every reader is. */
+    private void finishDirect(final long g)
+    {
+        store(DONE_OFFSET, g);
+        awaitAll(DONE_OFFSET, g);
+    }
+
+    /** Where member r's data lies here if it named its shared heap for this round (mapped until {@link #releaseSource}); -1 if in its slot. */
+    private long sourceAddress(final int r, final long g)
+    {
+        final long source = buffer.getLong(word(r, ShmLargeDescriptor.sourceOffset(g)));
+        if (source == 0)
+        {
+            return -1;
+        }
+        if (r == me)
+        {
+            // This member's own buffer, where it lies here.
+            return ownSource;
+        }
+        peer = engine.heap().openPeer(world[r], source - 1);
+        singleCopies++;
+        return peer.address() + buffer.getLong(word(r, ShmLargeDescriptor.positionOffset(g)));
+    }
+
+    private void releaseSource()
+    {
+        if (peer != null)
+        {
+            engine.heap().releasePeer(peer);
+            peer = null;
+        }
+    }
+
+    private org.shmpi.shm.segment.Segment peer;
+    private long singleCopies;
+    /** Where this member's data lies when {@link #publishSource} named its heap; -1 otherwise. */
+    private long ownSource = -1;
 
     private long slot(final int rank, final long g)
     {

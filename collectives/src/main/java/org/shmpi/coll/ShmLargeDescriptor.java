@@ -10,6 +10,9 @@ package org.shmpi.coll;
  *   0      ranks (int), chunk bytes (int)  creator, before the version word
  *   128    block of rank 0:
  *            +0    arrived (long)          rank 0                every member
+ *            +8    source, parity 0 (long): 0, or 1 + the id of rank 0's shared-heap segment holding its data
+ *            +16   position, parity 0 (long): where in that segment its first packed byte lies
+ *            +24   source, parity 1; +32 position, parity 1
  *            +128  reduced (long)          rank 0                every member
  *            +256  done (long)             rank 0                every member
  *            +384  slot, parity 0 (chunk bytes)   see below
@@ -18,7 +21,12 @@ package org.shmpi.coll;
  * </pre>
  * A large message moves in rounds of at most one chunk per member, counted from 1 alike by
  * every member over all large collectives of the communicator; round g uses the slots of parity
- * {@code g & 1}, so a member fills its next slot while the others still read its last. In
+ * {@code g & 1}, so a member fills its next slot while the others still read its last.
+ * A member whose data lies contiguous in its shared-memory heap ({@code MPI.newXxxBuffer})
+ * packs nothing: it names the heap segment and position in the source and position words
+ * (written before {@code arrived}) and the others copy straight out of its buffer (one copy in
+ * all), and it leaves the operation only when every member's {@code done} has reached the
+ * operation's last round. In
  * round g a member packs its piece into its slot, then stores {@code arrived = g} (release). An
  * allreduce or reduce then has member j combine segment j of every member's slot in place (the
  * tree of {@link ReductionOrder}, each combination writing into the slot of the higher partial,
@@ -39,6 +47,22 @@ public final class ShmLargeDescriptor
     public static final int BLOCKS_OFFSET = LINE;
     /** Offset in a block of the arrived word. */
     public static final int ARRIVED_OFFSET = 0;
+    /** Offset in a block of the source word of parity 0: 0 (the slot) or 1 + a shared-heap segment id. */
+    public static final int SOURCE_OFFSET = 8;
+    /** Offset in a block of the position word of parity 0: the data's offset in that heap segment. */
+    public static final int POSITION_OFFSET = 16;
+
+    /** Offset in a block of the source word of {@code parity} (a round reads its own parity's). */
+    public static int sourceOffset(final long parity)
+    {
+        return SOURCE_OFFSET + (int)(parity & 1) * 16;
+    }
+
+    /** Offset in a block of the position word of {@code parity}. */
+    public static int positionOffset(final long parity)
+    {
+        return POSITION_OFFSET + (int)(parity & 1) * 16;
+    }
     /** Offset in a block of the reduced word. */
     public static final int REDUCED_OFFSET = LINE;
     /** Offset in a block of the done word. */

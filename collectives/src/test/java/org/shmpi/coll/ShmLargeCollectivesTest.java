@@ -2,14 +2,21 @@ package org.shmpi.coll;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
+import org.agrona.BufferUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.ring.ThreadedJob;
+import org.shmpi.shm.datatype.DataLayout;
 
 /**
  * The large-message shared-memory collectives with ranks as threads of this JVM (more threads
@@ -17,7 +24,9 @@ import org.shmpi.ring.ThreadedJob;
  * chunks of 4 KiB and sizes from one byte to several rounds (both slot parities, last rounds
  * short), data that changes every operation (a slot overwritten too early shows), in place and
  * not, and a reduction that is neither commutative nor associative, so that the result shows
- * the exact order of combination: it must be {@link ReductionOrder}'s.
+ * the exact order of combination: it must be {@link ReductionOrder}'s. The data of bcast,
+ * gather, allgather, scatter and all-to-all lies at random in the rank's shared-memory heap,
+ * which the others then read in place (single copy), or in an array.
  */
 class ShmLargeCollectivesTest
 {
@@ -63,6 +72,27 @@ class ShmLargeCollectivesTest
         return slots[ReductionOrder.fold(n, (in, inout) -> MIX.apply(slots[in], 0, slots[inout], 0, bytes))];
     }
 
+    /** {@code bytes} as the data of an operation: in this rank's shared heap (kept in {@code keep}) or an array. */
+    private static PackedData source(final PointToPointEngine engine, final byte[] bytes, final boolean heap,
+        final List<ByteBuffer> keep)
+    {
+        if (!heap)
+        {
+            return PackedData.of(bytes);
+        }
+        try
+        {
+            final ByteBuffer b = engine.heap().allocate(Math.max(1, bytes.length));
+            b.put(0, bytes);
+            keep.add(b);
+            return new PackedData(DataLayout.CONTIGUOUS, null, BufferUtil.address(b), 0);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 3, 5, 8})
     void randomSequencesOfOperations(final int n) throws Exception
@@ -87,6 +117,9 @@ class ShmLargeCollectivesTest
             final int root = random.nextInt(n);
             final int bytes = sizes[random.nextInt(sizes.length)];
             final boolean inPlace = random.nextBoolean();
+            // Each rank draws alike: whether this operation's data lies in the shared heap differs by rank.
+            final boolean heap = random.nextInt(n + 1) > me;
+            final List<ByteBuffer> keep = new ArrayList<>();
             final String what = "op " + k + " (" + op + "), " + bytes + " bytes, root " + root + ", in place " + inPlace;
             switch (op)
             {
@@ -112,7 +145,7 @@ class ShmLargeCollectivesTest
                 case 2:
                 {
                     final byte[] buf = me == root ? data(root, k, bytes) : new byte[bytes];
-                    shm.bcast(root, PackedData.of(buf), bytes);
+                    shm.bcast(root, me == root ? source(engine, buf, heap, keep) : PackedData.of(buf), bytes);
                     assertArrayEquals(data(root, k, bytes), buf, "bcast " + what);
                     break;
                 }
@@ -126,7 +159,7 @@ class ShmLargeCollectivesTest
                     {
                         System.arraycopy(data(me, k, bytes), 0, out, me * bytes, bytes);
                     }
-                    final PackedData send = place ? null : PackedData.of(data(me, k, bytes));
+                    final PackedData send = place ? null : source(engine, data(me, k, bytes), heap, keep);
                     if (all)
                     {
                         shm.allgather(send, PackedData.of(out), bytes);
@@ -157,7 +190,8 @@ class ShmLargeCollectivesTest
                     }
                     final byte[] mine = new byte[bytes];
                     final boolean place = inPlace && me == root;
-                    shm.scatter(root, me == root ? PackedData.of(all) : null, place ? null : PackedData.of(mine), bytes);
+                    shm.scatter(root, me == root ? source(engine, all, heap, keep) : null, place ? null : PackedData.of(mine),
+                        bytes);
                     if (!place)
                     {
                         assertArrayEquals(data(100 + me, k, bytes), mine, "scatter " + what);
@@ -172,7 +206,7 @@ class ShmLargeCollectivesTest
                         System.arraycopy(data(1000 * me + r, k, bytes), 0, send, r * bytes, bytes);
                     }
                     final byte[] got = new byte[n * bytes];
-                    shm.alltoall(PackedData.of(send), PackedData.of(got), bytes);
+                    shm.alltoall(source(engine, send, heap, keep), PackedData.of(got), bytes);
                     for (int r = 0; r < n; r++)
                     {
                         assertArrayEquals(data(1000 * r + me, k, bytes), Arrays.copyOfRange(got, r * bytes,
@@ -181,7 +215,9 @@ class ShmLargeCollectivesTest
                     break;
                 }
             }
+            java.lang.ref.Reference.reachabilityFence(keep);
         }
+        org.junit.jupiter.api.Assertions.assertTrue(shm.singleCopies() > 0, "some pieces were read in place");
         shm.close();
     }
 }

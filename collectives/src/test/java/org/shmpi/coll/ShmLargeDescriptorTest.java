@@ -30,6 +30,12 @@ class ShmLargeDescriptorTest
         {
             assertTrue((blockOffset(r, 8192) + SLOT_OFFSET) % 128 == 0, "slot of rank " + r + " is 128-byte aligned");
         }
+        assertEquals(8, sourceOffset(0));
+        assertEquals(16, positionOffset(0));
+        assertEquals(24, sourceOffset(1));
+        assertEquals(32, positionOffset(1));
+        assertEquals(8, sourceOffset(2));
+        assertTrue(positionOffset(1) + 8 <= REDUCED_OFFSET, "source words stay in the arrived line");
         assertEquals(65536, CHUNK_BYTES_DEFAULT);
     }
 

@@ -315,6 +315,41 @@ class LargeCollectivesTest
             recvB.get(0, fromBuffer);
             assertArrayEquals(all, fromBuffer, "allGather of direct buffers");
 
+            // Direct buffers in the shared-memory heap: read in place by the other ranks.
+            for (int root = 0; root < n; root++)
+            {
+                final int r0 = root;
+                final IntBuffer b = MPI.newIntBuffer(block);
+                if (me == root)
+                {
+                    for (int i = 0; i < block; i++)
+                    {
+                        b.put(i, v(r0, i));
+                    }
+                }
+                c.bcast(b, block, MPI.INT, root);
+                final int[] got = new int[block];
+                b.get(0, got);
+                final int[] expectB = new int[block];
+                Arrays.setAll(expectB, i -> v(r0, i));
+                assertArrayEquals(expectB, got, "bcast of a direct buffer from " + root);
+
+                final IntBuffer gatheredB = MPI.newIntBuffer(n * block);
+                c.gather(sendB, block, MPI.INT, gatheredB, block, MPI.INT, root);
+                if (me == root)
+                {
+                    final int[] g = new int[n * block];
+                    gatheredB.get(0, g);
+                    assertArrayEquals(all, g, "gather of direct buffers to " + root);
+                }
+                final IntBuffer allB = MPI.newIntBuffer(n * block).put(all);
+                final IntBuffer part = MPI.newIntBuffer(block);
+                c.scatter(allB, block, MPI.INT, part, block, MPI.INT, root);
+                final int[] p = new int[block];
+                part.get(0, p);
+                assertArrayEquals(mine, p, "scatter of a direct buffer from " + root);
+            }
+
             // All-to-all: block r of rank s holds (s, r, i).
             final int each = 1300;
             final int[] send = new int[n * each];
@@ -324,6 +359,12 @@ class LargeCollectivesTest
             final int[] expected = new int[n * each];
             Arrays.setAll(expected, i -> 1_000_000 * (i / each) + 1000 * me + i % each % 1000);
             assertArrayEquals(expected, recv, "allToAll");
+            final IntBuffer sendD = MPI.newIntBuffer(n * each).put(send);
+            final IntBuffer recvD = MPI.newIntBuffer(n * each);
+            c.allToAll(sendD, each, MPI.INT, recvD, each, MPI.INT);
+            final int[] fromD = new int[n * each];
+            recvD.get(0, fromD);
+            assertArrayEquals(expected, fromD, "allToAll of direct buffers");
         });
     }
 }
