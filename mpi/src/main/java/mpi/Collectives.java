@@ -943,6 +943,27 @@ final class Collectives
         {
             check(recvbuf, 0, rcounts[me], type);
         }
+        if (blocking)
+        {
+            // Shared memory: an allreduce of which this member keeps its block (the same bits:
+            // one reduction order).
+            final ShmLargeCollectives large = type.size <= CollectiveSettings.current().chunkBytes() ?
+                comm.shmLargeFor("reducescatter", data.length) : null;
+            if (large != null)
+            {
+                large.reduceScatter(PackedData.of(data), data(recvbuf, 0, type), data.length, type.size, r, offsets[me],
+                    lengths[me]);
+                return null;
+            }
+            final ShmCollectives shm = comm.shmFor("reducescatter", data.length);
+            if (shm != null)
+            {
+                final byte[] out = new byte[data.length];
+                shm.allreduce(data, data.length, total, r, out);
+                unpack(out, offsets[me], lengths[me], recvbuf, 0, type);
+                return null;
+            }
+        }
         final byte[] all = me == 0 ? new byte[data.length] : null;
         final byte[] mine = new byte[lengths[me]];
         final Members m = comm.collectiveMembers();

@@ -7,7 +7,7 @@ import java.util.Locale;
  * environment variables, and {@code shmrun -D}/{@code --mca}): {@code shmpi.coll.algorithm}
  * for every operation and {@code shmpi.coll.<op>.algorithm} for one ({@code barrier},
  * {@code bcast}, {@code reduce}, {@code allreduce}, {@code gather}, {@code scatter},
- * {@code allgather}, {@code alltoall}), each {@code auto} (the default: shared memory when what
+ * {@code allgather}, {@code alltoall}, {@code reducescatter}), each {@code auto} (the default: shared memory when what
  * one member publishes fits the data slot, point-to-point otherwise), {@code shm} (shared
  * memory whenever the message fits) or {@code p2p} (the point-to-point schedules always); and
  * {@code shmpi.coll.shm.data.bytes}, the data slot per member (default 8192, a multiple of 128):

@@ -162,14 +162,25 @@ public final class ShmLargeCollectives implements AutoCloseable
     public void allreduce(final PackedData send, final PackedData recv, final long bytes, final int itemBytes,
         final Reducer reducer)
     {
-        reduceRounds(-1, send, recv, bytes, itemBytes, reducer);
+        reduceRounds(-1, send, recv, bytes, itemBytes, reducer, 0, bytes);
+    }
+
+    /**
+     * Reduce-scatter: as {@link #allreduce}, but this member receives only packed bytes
+     * {@code [from, from + length)} of the result, at the start of {@code recv} (which may be
+     * {@code send}'s memory: in place).
+     */
+    public void reduceScatter(final PackedData send, final PackedData recv, final long bytes, final int itemBytes,
+        final Reducer reducer, final long from, final long length)
+    {
+        reduceRounds(-1, send, recv, bytes, itemBytes, reducer, from, length);
     }
 
     /** Reduce to {@code root}; {@code recv} is used on the root only. */
     public void reduce(final int root, final PackedData send, final PackedData recv, final long bytes,
         final int itemBytes, final Reducer reducer)
     {
-        reduceRounds(root, send, recv, bytes, itemBytes, reducer);
+        reduceRounds(root, send, recv, bytes, itemBytes, reducer, 0, bytes);
     }
 
     /** Broadcast of {@code bytes} packed bytes of {@code data} from {@code root}. */
@@ -356,8 +367,12 @@ public final class ShmLargeCollectives implements AutoCloseable
         return p >= ShmLargeDescriptor.LINE ? p / ShmLargeDescriptor.LINE * ShmLargeDescriptor.LINE : Math.max(1, p & ~7);
     }
 
+    /**
+     * The rounds of allreduce, reduce (to {@code root >= 0}) and reduce-scatter: the receivers
+     * copy out the part of the result in {@code [from, from + length)}, to the start of {@code recv}.
+     */
     private void reduceRounds(final int root, final PackedData send, final PackedData recv, final long bytes,
-        final int itemBytes, final Reducer reducer)
+        final int itemBytes, final Reducer reducer, final long from, final long length)
     {
         if (itemBytes <= 0 || itemBytes > chunkBytes || bytes % itemBytes != 0)
         {
@@ -392,8 +407,13 @@ public final class ShmLargeCollectives implements AutoCloseable
             store(REDUCED_OFFSET, g);
             if (root < 0 || me == root)
             {
-                awaitAll(REDUCED_OFFSET, g);
-                recv.unpackFrom(null, slot(ReductionOrder.resultSlot(n), g), len, pos);
+                final long lo = Math.max(pos, from);
+                final long hi = Math.min(pos + len, from + length);
+                if (lo < hi)
+                {
+                    awaitAll(REDUCED_OFFSET, g);
+                    recv.unpackFrom(null, slot(ReductionOrder.resultSlot(n), g) + (lo - pos), hi - lo, lo - from);
+                }
             }
             store(DONE_OFFSET, g);
         }

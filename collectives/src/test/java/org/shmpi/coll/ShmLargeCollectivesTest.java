@@ -113,7 +113,7 @@ class ShmLargeCollectivesTest
         final int[] sizes = {1, 100, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 77};
         for (int k = 0; k < 150; k++)
         {
-            final int op = random.nextInt(7);
+            final int op = random.nextInt(8);
             final int root = random.nextInt(n);
             final int bytes = sizes[random.nextInt(sizes.length)];
             final boolean inPlace = random.nextBoolean();
@@ -196,6 +196,18 @@ class ShmLargeCollectivesTest
                     {
                         assertArrayEquals(data(100 + me, k, bytes), mine, "scatter " + what);
                     }
+                    break;
+                }
+                case 7:
+                {
+                    // Reduce-scatter: member r keeps bytes [r * bytes / n, (r + 1) * bytes / n) of the result.
+                    final long from = (long)me * bytes / n;
+                    final long to = (long)(me + 1) * bytes / n;
+                    final byte[] mine = data(me, k, bytes);
+                    final byte[] out = inPlace ? mine : new byte[bytes];
+                    shm.reduceScatter(PackedData.of(mine), PackedData.of(out), bytes, 1, MIX, from, to - from);
+                    assertArrayEquals(Arrays.copyOfRange(mixed(n, k, bytes), (int)from, (int)to),
+                        Arrays.copyOfRange(out, 0, (int)(to - from)), "reduceScatter " + what);
                     break;
                 }
                 default:

@@ -113,6 +113,29 @@ class LargeCollectivesTest
                 recv.get(0, fromBuffer);
                 assertBitwise(expected, fromBuffer, "allReduce of direct buffers");
 
+                // Reduce-scatter: rank r keeps its block of the sum of n blocks.
+                final double[] whole = treeSum(n, n * count);
+                final double[] block = new double[count];
+                c.reduceScatterBlock(contribution(me, n * count), block, count, MPI.DOUBLE, MPI.SUM);
+                assertBitwise(Arrays.copyOfRange(whole, me * count, (me + 1) * count), block, "reduceScatterBlock");
+                final int[] counts = new int[n];
+                int total = 0;
+                for (int r = 0; r < n; r++)
+                {
+                    counts[r] = count / 2 + 37 * r;
+                    total += counts[r];
+                }
+                int first = 0;
+                for (int r = 0; r < me; r++)
+                {
+                    first += counts[r];
+                }
+                final double[] uneven = treeSum(n, total);
+                final double[] inPlaceRs = contribution(me, total);
+                c.reduceScatter(inPlaceRs, counts, MPI.DOUBLE, MPI.SUM);
+                assertBitwise(Arrays.copyOfRange(uneven, first, first + counts[me]),
+                    Arrays.copyOfRange(inPlaceRs, 0, counts[me]), "reduceScatter in place, uneven blocks");
+
                 for (int root = 0; root < n; root++)
                 {
                     final double[] red = new double[count];
