@@ -1865,7 +1865,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         if (s == null)
         {
             s = org.shmpi.coll.ShmCollectives.attach(engine(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.current().dataBytes(), () -> disseminate(BlockedCall.BARRIER));
+                org.shmpi.coll.CollectiveSettings.current().dataBytes(), Locality.collectiveGroups(this, members.length),
+                () -> disseminate(BlockedCall.BARRIER));
             shm = s;
         }
         return s;

@@ -107,6 +107,58 @@ final class Locality
     }
 
     /**
+     * The group labels of {@code comm}'s members for the hierarchical shared-memory collectives
+     * ({@link org.shmpi.coll.ShmCollectives#attach}), or null when they are not wanted
+     * ({@link org.shmpi.coll.CollectiveSettings#hierarchyWanted}: no exchange then) or the
+     * members do not span two groups. A member's label is its NUMA node when it runs inside one,
+     * else -1; when every member has a NUMA node and they span two or more, those are the
+     * labels. Otherwise the same by L3 domain (a machine of one NUMA node may have several;
+     * a topology without L3 caches has its packages here). Otherwise null: one group. One
+     * exchange of two ints per member over {@code comm}, so every member gets the same labels;
+     * collective over {@code comm}.
+     */
+    static int[] collectiveGroups(final Comm comm, final int size)
+    {
+        if (!org.shmpi.coll.CollectiveSettings.current().hierarchyWanted(size))
+        {
+            return null;
+        }
+        final int[] mine = {-1, -1};
+        try
+        {
+            final Topology t = topology();
+            final CpuSet cpus = rankCpus(t);
+            final int[] node = t.domainsSpanned(Topology.Level.NUMA, cpus);
+            final int[] l3 = t.domainsSpanned(Topology.Level.L3CACHE, cpus);
+            mine[0] = node.length == 1 ? node[0] : -1;
+            mine[1] = l3.length == 1 ? l3[0] : -1;
+        }
+        catch (final RuntimeException ex)
+        {
+            // No topology: this member's place is unknown, so nobody groups (but it still
+            // takes part in the exchange, as every member must).
+        }
+        final int[] all = comm.allgatherInts(mine, BlockedCall.BARRIER);
+        for (int level = 0; level < 2; level++)
+        {
+            final int[] labels = new int[size];
+            boolean known = true;
+            boolean several = false;
+            for (int r = 0; r < size; r++)
+            {
+                labels[r] = all[2 * r + level];
+                known &= labels[r] >= 0;
+                several |= labels[r] != labels[0];
+            }
+            if (known && several)
+            {
+                return labels;
+            }
+        }
+        return null;
+    }
+
+    /**
      * @param splitType a {@code Comm.TYPE_*} locality type other than {@code TYPE_SHARED}
      * @return its level, or null when it is not one
      */

@@ -9,28 +9,45 @@ import java.util.Locale;
  * {@code bcast}, {@code reduce}, {@code allreduce}, {@code gather}, {@code scatter},
  * {@code allgather}, {@code alltoall}, {@code reducescatter}), each {@code auto} (the default: shared memory when what
  * one member publishes fits the data slot, point-to-point otherwise), {@code shm} (shared
- * memory whenever the message fits) or {@code p2p} (the point-to-point schedules always); and
+ * memory whenever the message fits) or {@code p2p} (the point-to-point schedules always);
  * {@code shmpi.coll.shm.data.bytes}, the data slot per member (default 8192, a multiple of 128):
  * messages up to it take the small-message algorithms ({@link ShmCollectives}), larger ones the
  * pipelined large-message algorithms ({@link ShmLargeCollectives}) in rounds of
- * {@code shmpi.coll.shm.chunk.bytes} (default 65536) per member.
- * Read once per process; every rank of a job must see the same values (shmrun passes them all).
+ * {@code shmpi.coll.shm.chunk.bytes} (default 65536) per member; and
+ * {@code shmpi.coll.shm.hierarchy}, whether the shared-memory barrier, allreduce, reduce and
+ * bcast run in stages by NUMA node (or L3 domain): {@code auto} (the default: when the members
+ * span two or more groups and number at least {@code shmpi.coll.shm.hierarchy.ranks}, default
+ * {@value #HIERARCHY_RANKS_DEFAULT}), {@code on} (whenever they span two or more groups) or
+ * {@code off}. Read once per process; every rank of a job must see the same values (shmrun
+ * passes them all).
  */
 public final class CollectiveSettings
 {
     public static final String ALGORITHM_PROP_NAME = "shmpi.coll.algorithm";
     public static final String DATA_BYTES_PROP_NAME = "shmpi.coll.shm.data.bytes";
     public static final String CHUNK_BYTES_PROP_NAME = "shmpi.coll.shm.chunk.bytes";
+    public static final String HIERARCHY_PROP_NAME = "shmpi.coll.shm.hierarchy";
+    public static final String HIERARCHY_RANKS_PROP_NAME = "shmpi.coll.shm.hierarchy.ranks";
+    /**
+     * Members from which {@code auto} goes hierarchical (docs/collectives.md, cost model): below
+     * it a member's flat read of n flag lines overlaps in about two rounds of cache misses, which
+     * is what the two extra stages of the hierarchy cost.
+     */
+    public static final int HIERARCHY_RANKS_DEFAULT = 16;
 
     public static final String AUTO = "auto";
     public static final String SHM = "shm";
     public static final String P2P = "p2p";
+    public static final String ON = "on";
+    public static final String OFF = "off";
 
     private static final CollectiveSettings CURRENT = new CollectiveSettings();
 
     private final String all;
     private final int dataBytes;
     private final int chunkBytes;
+    private final String hierarchy;
+    private final int hierarchyRanks;
     /** Choices already read, by operation (the hot path reads no property). */
     private final java.util.concurrent.ConcurrentHashMap<String, String> byOp = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -67,6 +84,31 @@ public final class CollectiveSettings
             }
         }
         chunkBytes = c;
+        final String h = value(HIERARCHY_PROP_NAME);
+        hierarchy = h == null ? AUTO : h.trim().toLowerCase(Locale.ROOT);
+        if (!hierarchy.equals(AUTO) && !hierarchy.equals(ON) && !hierarchy.equals(OFF))
+        {
+            throw new IllegalArgumentException("bad " + HIERARCHY_PROP_NAME + ": " + h + " (auto, on or off)");
+        }
+        final String ranks = value(HIERARCHY_RANKS_PROP_NAME);
+        int r = HIERARCHY_RANKS_DEFAULT;
+        if (ranks != null)
+        {
+            try
+            {
+                r = Integer.parseInt(ranks.trim());
+            }
+            catch (final NumberFormatException ex)
+            {
+                r = -1;
+            }
+            if (r < 2)
+            {
+                throw new IllegalArgumentException("bad " + HIERARCHY_RANKS_PROP_NAME + ": " + ranks +
+                    " (an integer, 2 or more)");
+            }
+        }
+        hierarchyRanks = r;
     }
 
     public static CollectiveSettings current()
@@ -82,6 +124,22 @@ public final class CollectiveSettings
     public int chunkBytes()
     {
         return chunkBytes;
+    }
+
+    /** {@code auto}, {@code on} or {@code off}: {@value #HIERARCHY_PROP_NAME}. */
+    public String hierarchy()
+    {
+        return hierarchy;
+    }
+
+    /**
+     * Whether the shared-memory collectives of a communicator of {@code ranks} members should
+     * run hierarchically if they span two or more groups: then (and only then) the caller finds
+     * each member's group and passes them to {@link ShmCollectives#attach}.
+     */
+    public boolean hierarchyWanted(final int ranks)
+    {
+        return ranks >= 2 && (ON.equals(hierarchy) || AUTO.equals(hierarchy) && ranks >= hierarchyRanks);
     }
 
     /** The choice for {@code op} ({@code shmpi.coll.<op>.algorithm}, else the global one). */

@@ -27,6 +27,11 @@ import org.shmpi.shm.segment.SegmentNames;
  * {@link ReductionOrder}, so the result is the same bits on every member, from run to run and
  * as any other algorithm gives, for non-commutative ops too.
  *
+ * <p>When the members form two or more groups (NUMA nodes or L3 domains, given to
+ * {@link #attach(PointToPointEngine, int[], int, int, int, int[], Runnable)}), barrier,
+ * allreduce, reduce and bcast run hierarchically instead ({@link ShmHierarchy}): within each
+ * group, among the group leaders, then back within each group; the others stay flat.
+ *
  * <p>Waiting spins, yields, then sleeps on the rank's wake word ({@code awaitShared}); every
  * write another member may wait on is followed by waking the members. A member that dies while
  * others wait ends the job through the abort word, which the wait loop checks.
@@ -46,14 +51,13 @@ public final class ShmCollectives implements AutoCloseable
     private final int n;
     private final int dataBytes;
     private final int stride;
+    /** The hierarchical barrier, allreduce, reduce and bcast; null when flat (one group). */
+    private final ShmHierarchy hierarchy;
+    private final int groupCount;
     /** Operations run so far; operation k uses parity {@code k & 1}. */
     private long ops;
-    /** Scratch of {@link #fold} (every member's contribution), grown as needed. */
-    private byte[] acc = new byte[64];
-    private Reducer foldReducer;
-    private int foldBytes;
-    private int foldItems;
-    private final ReductionOrder.Combiner combineInScratch = this::combineInScratch;
+    /** Scratch of {@link #fold} (every member's contribution). */
+    private final ScratchFold scratch = new ScratchFold();
 
     // The conditions waited for, as fields so that waiting allocates nothing.
     private long waitFor;
@@ -63,7 +67,7 @@ public final class ShmCollectives implements AutoCloseable
     private final BooleanSupplier allDone = this::allDone;
 
     private ShmCollectives(final PointToPointEngine engine, final SegmentManager manager, final Segment segment,
-        final int[] world, final int me, final int dataBytes)
+        final int[] world, final int me, final int dataBytes, final MemberGroups groups)
     {
         this.engine = engine;
         this.manager = manager;
@@ -74,6 +78,8 @@ public final class ShmCollectives implements AutoCloseable
         this.n = world.length;
         this.dataBytes = dataBytes;
         this.stride = ShmCollectiveDescriptor.stride(dataBytes);
+        this.hierarchy = groups == null ? null : new ShmHierarchy(engine, buffer, world, me, dataBytes, groups);
+        this.groupCount = groups == null ? 0 : groups.count();
     }
 
     /**
@@ -88,9 +94,27 @@ public final class ShmCollectives implements AutoCloseable
     public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
         final int context, final int dataBytes, final Runnable barrier)
     {
+        return attach(engine, world, me, context, dataBytes, null, barrier);
+    }
+
+    /**
+     * As {@link #attach(PointToPointEngine, int[], int, int, int, Runnable)}, with the members
+     * labelled by group: {@code groupLabels[r]} is member r's NUMA node (or L3 domain, or any
+     * int; equal labels, one group), the same array on every member, or null. With two or more
+     * groups, barrier, allreduce, reduce and bcast run hierarchically; the segment then holds a
+     * leader block per group and the group map, which every member checks against its own.
+     */
+    public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int dataBytes, final int[] groupLabels, final Runnable barrier)
+    {
         final SegmentManager manager = engine.segments();
         final String name = SegmentNames.collective(context, world[0]);
-        final long length = ShmCollectiveDescriptor.payloadLength(world.length, dataBytes);
+        final MemberGroups groups = MemberGroups.of(groupLabels, world.length);
+        final int groupCount = groups == null ? 0 : groups.count();
+        final int gatherBytes = groups == null ? 0 : ShmCollectiveDescriptor.gatherBytes(groups.maxSize);
+        final long length = ShmCollectiveDescriptor.payloadLength(world.length, dataBytes, groupCount, gatherBytes);
+        final int map = groups == null ? 0 :
+            (int)ShmCollectiveDescriptor.groupMapOffset(world.length, dataBytes, groupCount, gatherBytes);
         try
         {
             Segment segment = null;
@@ -100,6 +124,12 @@ public final class ShmCollectives implements AutoCloseable
                 {
                     b.putInt(ShmCollectiveDescriptor.RANKS_OFFSET, world.length);
                     b.putInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET, dataBytes);
+                    b.putInt(ShmCollectiveDescriptor.GROUPS_OFFSET, groupCount);
+                    b.putInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET, gatherBytes);
+                    for (int r = 0; groups != null && r < world.length; r++)
+                    {
+                        b.putInt(map + 4 * r, groups.groupOf[r]);
+                    }
                 });
             }
             for (final int w : world)
@@ -122,14 +152,41 @@ public final class ShmCollectives implements AutoCloseable
                         b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) + " bytes, not " + world.length + " and " +
                         dataBytes);
                 }
+                if (b.getInt(ShmCollectiveDescriptor.GROUPS_OFFSET) != groupCount ||
+                    b.getInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET) != gatherBytes || !sameMap(b, map, groups))
+                {
+                    manager.release(segment);
+                    throw new ShmpiException(ErrorClass.ERR_INTERN, "collective segment " + name +
+                        " describes other groups than this member's: groups=" +
+                        b.getInt(ShmCollectiveDescriptor.GROUPS_OFFSET) + " there, groups=" + groupCount + " " +
+                        (groups == null ? "" : groups.toString()) + " here");
+                }
             }
-            return new ShmCollectives(engine, manager, segment, world.clone(), me, dataBytes);
+            return new ShmCollectives(engine, manager, segment, world.clone(), me, dataBytes, groups);
         }
         catch (final IOException ex)
         {
             throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot set up the collective segment " + name + ": " +
                 ex.getMessage(), ex);
         }
+    }
+
+    private static boolean sameMap(final AtomicBuffer b, final int map, final MemberGroups groups)
+    {
+        for (int r = 0; groups != null && r < groups.groupOf.length; r++)
+        {
+            if (b.getInt(map + 4 * r) != groups.groupOf[r])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The number of groups the hierarchical algorithms run over; 0 when they are flat. */
+    public int groups()
+    {
+        return groupCount;
     }
 
     /** The largest message (bytes per member) these algorithms carry. */
@@ -142,6 +199,12 @@ public final class ShmCollectives implements AutoCloseable
     public void barrier()
     {
         final long k = ++ops;
+        if (hierarchy != null)
+        {
+            hierarchy.barrier(k);
+            finish(k);
+            return;
+        }
         // Even a barrier waits for operation k - 2 to finish: a nonblocking operation of this
         // parity may not have published yet, and its seq must not be overtaken.
         awaitAllDone(k);
@@ -159,6 +222,12 @@ public final class ShmCollectives implements AutoCloseable
         final byte[] out)
     {
         final long k = ++ops;
+        if (hierarchy != null)
+        {
+            hierarchy.allreduce(k, data, bytes, items, reducer, out);
+            finish(k);
+            return;
+        }
         awaitAllDone(k);
         publish(k, data, bytes);
         wakeAll();
@@ -172,6 +241,12 @@ public final class ShmCollectives implements AutoCloseable
         final byte[] out)
     {
         final long k = ++ops;
+        if (hierarchy != null)
+        {
+            hierarchy.reduce(k, root, data, bytes, items, reducer, out);
+            finish(k);
+            return;
+        }
         awaitAllDone(k);
         if (me != root)
         {
@@ -190,6 +265,12 @@ public final class ShmCollectives implements AutoCloseable
     public void bcast(final int root, final byte[] buf, final int bytes)
     {
         final long k = ++ops;
+        if (hierarchy != null)
+        {
+            hierarchy.bcast(k, root, buf, bytes);
+            finish(k);
+            return;
+        }
         if (me == root)
         {
             awaitAllDone(k);
@@ -211,6 +292,7 @@ public final class ShmCollectives implements AutoCloseable
     public void allgather(final byte[] block, final int bytes, final byte[] out)
     {
         final long k = ++ops;
+        flatOperation(k);
         awaitAllDone(k);
         publish(k, block, bytes);
         wakeAll();
@@ -223,6 +305,7 @@ public final class ShmCollectives implements AutoCloseable
     public void gather(final int root, final byte[] block, final int bytes, final byte[] out)
     {
         final long k = ++ops;
+        flatOperation(k);
         awaitAllDone(k);
         publish(k, block, bytes);
         if (me == root)
@@ -237,6 +320,7 @@ public final class ShmCollectives implements AutoCloseable
     public void scatter(final int root, final byte[] all, final int bytes, final byte[] out)
     {
         final long k = ++ops;
+        flatOperation(k);
         final int total = n * bytes;
         if (me == root)
         {
@@ -260,6 +344,7 @@ public final class ShmCollectives implements AutoCloseable
     public void alltoall(final byte[] send, final int bytes, final byte[] out)
     {
         final long k = ++ops;
+        flatOperation(k);
         final int total = n * bytes;
         awaitAllDone(k);
         publish(k, send, total);
@@ -497,27 +582,21 @@ public final class ShmCollectives implements AutoCloseable
      */
     private void fold(final long k, final int bytes, final int items, final Reducer reducer, final byte[] out)
     {
-        final int need = n * bytes;
-        if (acc.length < need)
-        {
-            acc = new byte[need];
-        }
-        final byte[] a = acc;
+        final byte[] a = scratch.scratch(n * bytes);
         for (int r = 0; r < n; r++)
         {
             copyOut(r, k, a, r * bytes, bytes);
         }
-        foldReducer = reducer;
-        foldBytes = bytes;
-        foldItems = items;
-        final int result = ReductionOrder.fold(n, combineInScratch);
-        foldReducer = null;
-        System.arraycopy(a, result * bytes, out, 0, bytes);
+        System.arraycopy(a, scratch.fold(n, bytes, items, reducer), out, 0, bytes);
     }
 
-    private void combineInScratch(final int in, final int inout)
+    /** Operation k runs flat while the hierarchy is on: every member may read this member's payload. */
+    private void flatOperation(final long k)
     {
-        foldReducer.apply(acc, in * foldBytes, acc, inout * foldBytes, foldItems);
+        if (hierarchy != null)
+        {
+            hierarchy.flatOperation(k);
+        }
     }
 
     /** This member is done reading operation k: it may be overwritten two operations later. */

@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.ring.ThreadedJob;
@@ -22,12 +26,27 @@ import org.shmpi.ring.ThreadedJob;
  * 5 and 8: waiting must sleep and be woken): a random sequence of barriers, allreduces,
  * reduces and broadcasts, the same on every rank, with data that changes every operation (a
  * slot reused too early shows as a wrong value), sizes inline in the flag line and in the data
- * slot, and a non-commutative op.
+ * slot, and a non-commutative op. The same body runs flat and hierarchical, the latter over
+ * made-up groupings of 2, 4 and 8 groups (uneven, members of a group not contiguous), where the
+ * flat gather, scatter, allgather and alltoall interleave with the hierarchical operations on
+ * the same segment; and a double sum must give the same bits flat, hierarchical and as
+ * {@link ReductionOrder} evaluated here.
  */
 @Timeout(180)
 class ShmCollectivesTest
 {
     private static final int CONTEXT = 9;
+    // Operations of a sequence step.
+    private static final int BARRIER = 0;
+    private static final int ALLREDUCE = 1;
+    private static final int REDUCE = 2;
+    private static final int BCAST = 3;
+    private static final int ALLGATHER = 4;
+    private static final int GATHER = 5;
+    private static final int SCATTER = 6;
+    private static final int ALLTOALL = 7;
+    /** Items (16 bytes each) of a step: 16 and 48 bytes ride in the flag line, 1008 in the data slot. */
+    private static final int[] SIZES = {1, 3, 63};
     private ThreadedJob job;
 
     @AfterEach
@@ -109,31 +128,161 @@ class ShmCollectivesTest
     {
         job = ThreadedJob.start("shmcoll-" + n, n, 64 * 1024);
         final AtomicIntegerArray board = new AtomicIntegerArray(n);
-        job.run(170, engine -> sequence(engine, n, board));
+        job.run(170, engine -> sequence(engine, n, null, board, randomSteps(n), ShmCollectivesTest::straggle));
     }
 
-    private static void sequence(final PointToPointEngine engine, final int n, final AtomicIntegerArray board)
+    /** 400 random steps {operation, root, items}, the same on every rank. */
+    private static int[][] randomSteps(final int n)
+    {
+        final Random random = new Random(7);
+        final int[][] steps = new int[400][];
+        for (int k = 0; k < steps.length; k++)
+        {
+            steps[k] = new int[] {random.nextInt(8), random.nextInt(n), SIZES[random.nextInt(SIZES.length)]};
+        }
+        return steps;
+    }
+
+    /** What a rank does before each step of a sequence. */
+    @FunctionalInterface
+    private interface BeforeStep
+    {
+        void before(int rank, int step);
+    }
+
+    /**
+     * Stragglers: a rank that arrives late is still reading an operation while others, which did
+     * not wait for it, go on writing; a slot reused too early then shows. Rank r pauses before
+     * about one step in 8, up to 0.3 ms.
+     */
+    private static void straggle(final int rank, final int step)
+    {
+        final Random late = new Random(rank * 1_000_003L + step);
+        if (late.nextInt(8) == 0)
+        {
+            java.util.concurrent.locks.LockSupport.parkNanos(late.nextInt(300_000));
+        }
+    }
+
+    /** Group labels by rank (a NUMA node id each, say): groups in order of their lowest rank. */
+    static Stream<Arguments> groupings()
+    {
+        return Stream.of(
+            Arguments.of("2 ranks, 2 groups of 1", new int[] {0, 1}),
+            Arguments.of("3 ranks, 2 groups: {0} {1,2}", new int[] {1, 0, 0}),
+            Arguments.of("5 ranks, 2 groups: {0,2,3} {1,4}", new int[] {4, 9, 4, 4, 9}),
+            Arguments.of("8 ranks, 4 groups: {0,4} {1,2,7} {3,6} {5}", new int[] {7, 3, 3, 5, 7, 1, 5, 3}),
+            Arguments.of("10 ranks, 8 groups: {0} {1,4} {2} {3,9} {5} {6} {7} {8}",
+                new int[] {5, 2, 7, 0, 2, 1, 6, 3, 4, 0}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("groupings")
+    void hierarchicalRandomSequences(final String name, final int[] labels) throws Exception
+    {
+        final int n = labels.length;
+        job = ThreadedJob.start("shmhier-" + n, n, 64 * 1024);
+        final AtomicIntegerArray board = new AtomicIntegerArray(n);
+        job.run(170, engine -> sequence(engine, n, labels, board, randomSteps(n), ShmCollectivesTest::straggle));
+    }
+
+    /**
+     * Each rule by which a hierarchical writer waits before reusing a slot, with the reader it
+     * protects late on purpose, inline and in the data slot: the late reader starts a scenario
+     * only once the writer has entered the scenario's last step (where it would overwrite what
+     * the reader has yet to read), and 5 ms later. Groups {0,1} and {2,3}; each scenario starts
+     * after a barrier.
+     */
+    @Test
+    void hierarchicalWritersWaitForLateReaders() throws Exception
+    {
+        final int[] labels = {0, 0, 1, 1};
+        final int n = labels.length;
+        // {{late reader, writer}, steps...}
+        final int[][][] scenarios = {
+            // A late leader (2) has not copied its member's payload of the first reduce when the
+            // member (3), with no reason to wait in reduces, writes the allreduce: members wait
+            // for their leader.
+            {{2, 3}, {REDUCE, 0}, {REDUCE, 0}, {ALLREDUCE, 0}},
+            // A late root leader (0) has not read leader 2's gather area of the first reduce:
+            // leaders wait for the leaders before writing it again.
+            {{0, 2}, {REDUCE, 0}, {REDUCE, 0}, {ALLREDUCE, 0}},
+            // A late member (3) has not read its leader's release payload of a broadcast:
+            // leaders wait for their group before writing it again.
+            {{3, 2}, {BCAST, 0}, {BCAST, 0}, {BCAST, 0}},
+            // A late leader (2) has not copied the root's payload: the root waits for the leaders.
+            {{2, 0}, {BCAST, 0}, {BCAST, 0}, {BCAST, 0}},
+            // A late root (3) of a flat gather has not read the others' blocks: after a flat
+            // operation, hierarchical writers wait for every member.
+            {{3, 1}, {GATHER, 3}, {REDUCE, 0}, {ALLREDUCE, 0}},
+        };
+        final java.util.List<int[]> steps = new java.util.ArrayList<>();
+        // By first step of a scenario: {late reader, writer, the scenario's last step}.
+        final java.util.Map<Integer, int[]> late = new java.util.HashMap<>();
+        for (final int items : new int[] {1, 63})
+        {
+            for (final int[][] scenario : scenarios)
+            {
+                steps.add(new int[] {BARRIER, 0, 1});
+                late.put(steps.size(), new int[] {scenario[0][0], scenario[0][1], steps.size() + scenario.length - 2});
+                for (int i = 1; i < scenario.length; i++)
+                {
+                    steps.add(new int[] {scenario[i][0], scenario[i][1], items});
+                }
+            }
+        }
+        job = ThreadedJob.start("shmhier-late", n, 64 * 1024);
+        final AtomicIntegerArray board = new AtomicIntegerArray(n);
+        final AtomicIntegerArray entered = new AtomicIntegerArray(n);
+        job.run(170, engine -> sequence(engine, n, labels, board, steps.toArray(new int[0][]), (rank, k) ->
+        {
+            entered.set(rank, k);
+            final int[] l = late.get(k);
+            if (l != null && l[0] == rank)
+            {
+                final long deadline = System.nanoTime() + 5_000_000_000L;
+                while (entered.get(l[1]) < l[2] && System.nanoTime() - deadline < 0)
+                {
+                    java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                }
+                assertTrue(entered.get(l[1]) >= l[2], "rank " + l[1] + " never reached step " + l[2]);
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+            }
+        }));
+    }
+
+    private static ShmCollectives attach(final PointToPointEngine engine, final int n, final int context,
+        final int[] labels)
     {
         final int me = engine.rank();
         final int[] world = new int[n];
-        for (int r = 0; r < n; r++)
-        {
-            world[r] = r;
-        }
-        final Members attaching = new Members(engine, world, me, CONTEXT + 1, 1);
-        final ShmCollectives shm = ShmCollectives.attach(engine, world, me, CONTEXT, 1024, () ->
+        Arrays.setAll(world, r -> r);
+        final Members attaching = new Members(engine, world, me, context + 1, 1);
+        final ShmCollectives shm = ShmCollectives.attach(engine, world, me, context, 1024, labels, () ->
             new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
-        final Random random = new Random(7);
-        final int[] sizes = {1, 3, 63};
-        for (int k = 0; k < 400; k++)
+        assertEquals(labels == null ? 0 : Arrays.stream(labels).distinct().count(), shm.groups(), "groups");
+        return shm;
+    }
+
+    /**
+     * Runs {@code steps} ({operation, root, items} each) on this rank, checking every result
+     * against one computed here; {@code before} runs before each step.
+     */
+    private static void sequence(final PointToPointEngine engine, final int n, final int[] labels,
+        final AtomicIntegerArray board, final int[][] steps, final BeforeStep before)
+    {
+        final int me = engine.rank();
+        final ShmCollectives shm = attach(engine, n, CONTEXT, labels);
+        for (int k = 0; k < steps.length; k++)
         {
-            final int op = random.nextInt(8);
-            final int root = random.nextInt(n);
-            final int items = sizes[random.nextInt(sizes.length)];
+            before.before(me, k);
+            final int op = steps[k][0];
+            final int root = steps[k][1];
+            final int items = steps[k][2];
             final int bytes = 16 * items;
             switch (op)
             {
-                case 0:
+                case BARRIER:
                 {
                     // Barrier: nobody passes before everybody has posted this round on the board.
                     board.set(me, k + 1);
@@ -144,14 +293,14 @@ class ShmCollectivesTest
                     }
                     break;
                 }
-                case 1:
+                case ALLREDUCE:
                 {
                     final byte[] out = new byte[bytes];
                     shm.allreduce(matrices(me, items, k), bytes, items, MATRIX, out);
                     assertArrayEquals(product(n, items, k), out, "allreduce op " + k + ", " + bytes + " bytes");
                     break;
                 }
-                case 2:
+                case REDUCE:
                 {
                     final byte[] out = new byte[bytes];
                     shm.reduce(root, matrices(me, items, k), bytes, items, MATRIX, out);
@@ -161,7 +310,7 @@ class ShmCollectivesTest
                     }
                     break;
                 }
-                case 4:
+                case ALLGATHER:
                 {
                     final int b = bytes / 16;
                     final byte[] all = new byte[n * b];
@@ -173,7 +322,7 @@ class ShmCollectivesTest
                     }
                     break;
                 }
-                case 5:
+                case GATHER:
                 {
                     final int b = bytes / 16;
                     final byte[] all = new byte[n * b];
@@ -188,7 +337,7 @@ class ShmCollectivesTest
                     }
                     break;
                 }
-                case 6:
+                case SCATTER:
                 {
                     final int b = bytes / 16;
                     final byte[] all = new byte[n * b];
@@ -204,7 +353,7 @@ class ShmCollectivesTest
                     assertArrayEquals(block(me + 100, k, b), mine, "scatter from " + root + " op " + k);
                     break;
                 }
-                case 7:
+                case ALLTOALL:
                 {
                     final int b = bytes / 16;
                     final byte[] send = new byte[n * b];
@@ -221,13 +370,15 @@ class ShmCollectivesTest
                     }
                     break;
                 }
-                default:
+                case BCAST:
                 {
                     final byte[] buf = me == root ? matrices(root, items, k) : new byte[bytes];
                     shm.bcast(root, buf, bytes);
                     assertArrayEquals(matrices(root, items, k), buf, "bcast from " + root + " op " + k);
                     break;
                 }
+                default:
+                    throw new IllegalArgumentException("no such operation: " + op);
             }
         }
         shm.close();
@@ -290,6 +441,101 @@ class ShmCollectivesTest
                 }
             }
             shm.close();
+        });
+    }
+
+    /** Items are doubles: inout = in + inout. */
+    private static final Reducer DOUBLE_SUM = (in, io, inout, ioo, items) ->
+    {
+        final ByteBuffer a = ByteBuffer.wrap(in).order(ByteOrder.nativeOrder());
+        final ByteBuffer b = ByteBuffer.wrap(inout).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < items; i++)
+        {
+            b.putDouble(ioo + 8 * i, a.getDouble(io + 8 * i) + b.getDouble(ioo + 8 * i));
+        }
+    };
+
+    /** Rank r's doubles in round k: magnitudes from 2^-30 to 2^30, so the association shows in the bits. */
+    private static byte[] doubles(final int r, final int k, final int items)
+    {
+        final Random random = new Random(1000L * k + r);
+        final ByteBuffer b = ByteBuffer.allocate(8 * items).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < items; i++)
+        {
+            b.putDouble(Math.scalb(random.nextDouble() - 0.5, random.nextInt(61) - 30));
+        }
+        return b.array();
+    }
+
+    /** The sum of every rank's doubles of round k in the order of {@link ReductionOrder}, here. */
+    private static byte[] treeSum(final int n, final int k, final int items)
+    {
+        final byte[][] slots = new byte[n][];
+        for (int r = 0; r < n; r++)
+        {
+            slots[r] = doubles(r, k, items);
+        }
+        return slots[ReductionOrder.fold(n, (in, inout) -> DOUBLE_SUM.apply(slots[in], 0, slots[inout], 0, items))];
+    }
+
+    /** The same sum left to right: x0 + x1 + ... (a different association). */
+    private static byte[] sequentialSum(final int n, final int k, final int items)
+    {
+        final byte[] acc = doubles(0, k, items);
+        for (int r = 1; r < n; r++)
+        {
+            final byte[] next = doubles(r, k, items);
+            DOUBLE_SUM.apply(acc, 0, next, 0, items);
+            System.arraycopy(next, 0, acc, 0, acc.length);
+        }
+        return acc;
+    }
+
+    /**
+     * A double sum by allreduce and by reduce (every root), inline and in the data slot, gives
+     * the same bits flat, hierarchical (4 uneven groups) and evaluated here in the order of
+     * {@link ReductionOrder}; and the data is such that another association would differ.
+     */
+    @Test
+    void doubleSumsAreTheSameBitsFlatAndHierarchical() throws Exception
+    {
+        final int[] labels = {7, 3, 3, 5, 7, 1, 5, 3};
+        final int n = labels.length;
+        final int rounds = 40;
+        int differs = 0;
+        for (int k = 0; k < rounds; k++)
+        {
+            differs += Arrays.equals(treeSum(n, k, 20), sequentialSum(n, k, 20)) ? 0 : 1;
+        }
+        assertTrue(differs > rounds / 2, "the data must tell associations apart: " + differs + " of " + rounds);
+        job = ThreadedJob.start("shmhier-sum", n, 64 * 1024);
+        job.run(170, engine ->
+        {
+            final int me = engine.rank();
+            final ShmCollectives flat = attach(engine, n, CONTEXT, null);
+            final ShmCollectives hier = attach(engine, n, CONTEXT + 2, labels);
+            for (int k = 0; k < rounds; k++)
+            {
+                // 3 doubles ride in the flag line, 20 in the data slot.
+                final int items = k % 2 == 0 ? 3 : 20;
+                final int bytes = 8 * items;
+                final byte[] expected = treeSum(n, k, items);
+                final byte[] a = new byte[bytes];
+                final byte[] b = new byte[bytes];
+                flat.allreduce(doubles(me, k, items), bytes, items, DOUBLE_SUM, a);
+                hier.allreduce(doubles(me, k, items), bytes, items, DOUBLE_SUM, b);
+                assertArrayEquals(expected, a, "flat allreduce, round " + k);
+                assertArrayEquals(expected, b, "hierarchical allreduce, round " + k);
+                final int root = k % n;
+                final byte[] c = new byte[bytes];
+                hier.reduce(root, doubles(me, k, items), bytes, items, DOUBLE_SUM, c);
+                if (me == root)
+                {
+                    assertArrayEquals(expected, c, "hierarchical reduce to " + root + ", round " + k);
+                }
+            }
+            hier.close();
+            flat.close();
         });
     }
 
