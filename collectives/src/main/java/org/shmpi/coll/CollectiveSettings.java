@@ -29,9 +29,11 @@ public final class CollectiveSettings
     public static final String HIERARCHY_PROP_NAME = "shmpi.coll.shm.hierarchy";
     public static final String HIERARCHY_RANKS_PROP_NAME = "shmpi.coll.shm.hierarchy.ranks";
     /**
-     * Members from which {@code auto} goes hierarchical (docs/collectives.md, cost model): below
-     * it a member's flat read of n flag lines overlaps in about two rounds of cache misses, which
-     * is what the two extra stages of the hierarchy cost.
+     * Members from which {@code auto} goes hierarchical, from the cost model of
+     * docs/collectives.md (not measured: this machine has one NUMA node): at 8 members the flat
+     * path's 2 rounds of line transfers (done lines, then flag lines) beat the hierarchy's 4 in
+     * series; at 16 the flat path needs 4 rounds, mostly across nodes, and the hierarchy still 4,
+     * 2 of them within a node, with 64 times fewer lines crossing nodes on 2 nodes.
      */
     public static final int HIERARCHY_RANKS_DEFAULT = 16;
 

@@ -6,8 +6,8 @@ import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.shm.BlockedCall;
@@ -40,8 +40,6 @@ import org.shmpi.shm.segment.SegmentNames;
  */
 public final class ShmCollectives implements AutoCloseable
 {
-    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
-
     private final PointToPointEngine engine;
     private final SegmentManager manager;
     private final Segment segment;
@@ -67,12 +65,12 @@ public final class ShmCollectives implements AutoCloseable
     private final BooleanSupplier allDone = this::allDone;
 
     private ShmCollectives(final PointToPointEngine engine, final SegmentManager manager, final Segment segment,
-        final int[] world, final int me, final int dataBytes, final MemberGroups groups)
+        final AtomicBuffer buffer, final int[] world, final int me, final int dataBytes, final MemberGroups groups)
     {
         this.engine = engine;
         this.manager = manager;
         this.segment = segment;
-        this.buffer = segment.buffer();
+        this.buffer = buffer;
         this.world = world;
         this.me = me;
         this.n = world.length;
@@ -106,6 +104,17 @@ public final class ShmCollectives implements AutoCloseable
      */
     public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
         final int context, final int dataBytes, final int[] groupLabels, final Runnable barrier)
+    {
+        return attach(engine, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), barrier);
+    }
+
+    /**
+     * For tests: as above, with the algorithms reading and writing the segment through
+     * {@code view} of its buffer (which may, say, count the lines they read).
+     */
+    static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int dataBytes, final int[] groupLabels, final UnaryOperator<AtomicBuffer> view,
+        final Runnable barrier)
     {
         final SegmentManager manager = engine.segments();
         final String name = SegmentNames.collective(context, world[0]);
@@ -162,7 +171,8 @@ public final class ShmCollectives implements AutoCloseable
                         (groups == null ? "" : groups.toString()) + " here");
                 }
             }
-            return new ShmCollectives(engine, manager, segment, world.clone(), me, dataBytes, groups);
+            return new ShmCollectives(engine, manager, segment, view.apply(segment.buffer()), world.clone(), me,
+                dataBytes, groups);
         }
         catch (final IOException ex)
         {
@@ -562,8 +572,7 @@ public final class ShmCollectives implements AutoCloseable
     private void copyOut(final int rank, final long k, final int published, final int from, final byte[] into,
         final int offset, final int bytes)
     {
-        UnsafeApi.copyMemory(null, buffer.addressOffset() + payload(rank, k, published) + from, into, BYTES + offset,
-            bytes);
+        buffer.getBytes(payload(rank, k, published) + from, into, offset, bytes);
     }
 
     /** Every member's {@code bytes} of operation k, in rank order, into {@code out}. */

@@ -5,7 +5,6 @@ import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
 
 import java.util.function.BooleanSupplier;
 
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.shm.BlockedCall;
@@ -44,8 +43,6 @@ import org.shmpi.shm.BlockedCall;
  */
 final class ShmHierarchy
 {
-    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
-
     private final PointToPointEngine engine;
     private final AtomicBuffer buffer;
     private final int[] world;
@@ -368,7 +365,7 @@ final class ShmHierarchy
     private void copyResult(final long k, final int bytes, final byte[] out)
     {
         final int from = bytes <= INLINE_PAYLOAD ? release(myGroup, k) + INLINE_OFFSET : result(myGroup, k);
-        UnsafeApi.copyMemory(null, buffer.addressOffset() + from, out, BYTES, bytes);
+        buffer.getBytes(from, out, 0, bytes);
     }
 
     /**
@@ -380,7 +377,6 @@ final class ShmHierarchy
         final boolean inline)
     {
         final byte[] acc = scratch.scratch(n * bytes);
-        final long base = buffer.addressOffset();
         for (int g = 0; g < groups.members.length; g++)
         {
             final int[] m = groups.members[g];
@@ -388,7 +384,7 @@ final class ShmHierarchy
             for (int i = 0; i < m.length; i++)
             {
                 final int from = inline ? area + i * bytes : payload(m[i], k, bytes);
-                UnsafeApi.copyMemory(null, base + from, acc, BYTES + (long)m[i] * bytes, bytes);
+                buffer.getBytes(from, acc, m[i] * bytes, bytes);
             }
         }
         return scratch.fold(n, bytes, items, reducer);
