@@ -1814,12 +1814,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * nonblocking call must not wait for the other members, so it never sets them up: the first
      * blocking collective that uses them, or a persistent collective's initialisation, does.
      * Every member has set them up at the same point of its sequence of collectives, so every
-     * member decides alike.
+     * member decides alike. Null too when they are hierarchical
+     * ({@link org.shmpi.coll.ShmCollectives#hierarchical}, decided alike on every member when
+     * they were set up): then nonblocking and persistent collectives take the point-to-point
+     * schedules, and only blocking ones, in order, use the shared segment.
      */
     final org.shmpi.coll.ShmCollectives shmIfSetUp(final String op, final int bytes)
     {
         final org.shmpi.coll.ShmCollectives s = shm;
-        if (s == null || !org.shmpi.coll.CollectiveSettings.current().useShm(op, bytes, members.length))
+        if (s == null || s.hierarchical() ||
+            !org.shmpi.coll.CollectiveSettings.current().useShm(op, bytes, members.length))
         {
             return null;
         }
@@ -1920,7 +1924,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             check();
             // Set up once: the shared-memory state the starts will use (a collective step, as
-            // MPI allows of a persistent collective's initialisation).
+            // MPI allows of a persistent collective's initialisation); unless it is
+            // hierarchical, when the starts take the point-to-point schedules (shmIfSetUp).
             shmFor("barrier", 0);
             return new Prequest(this, () -> nonblocking(operation), keep);
         }

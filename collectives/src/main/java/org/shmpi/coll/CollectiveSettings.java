@@ -18,8 +18,9 @@ import java.util.Locale;
  * bcast run in stages by NUMA node (or L3 domain): {@code auto} (the default: when the members
  * span two or more groups and number at least {@code shmpi.coll.shm.hierarchy.ranks}, default
  * {@value #HIERARCHY_RANKS_DEFAULT}), {@code on} (whenever they span two or more groups) or
- * {@code off}. Read once per process; every rank of a job must see the same values (shmrun
- * passes them all).
+ * {@code off} (a hierarchical communicator runs its nonblocking and persistent collectives
+ * point-to-point: {@link ShmCollectives#hierarchical}). Read once per process; every rank of a
+ * job must see the same values (shmrun passes them all).
  */
 public final class CollectiveSettings
 {

@@ -48,12 +48,15 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  * k, a writer makes sure the readers of what it overwrites have stored {@code done >= k - 2} in
  * their done word of parity p: the flat algorithms wait for every member's, the hierarchical
  * ones only for those that read it (the leaders, its own group or its own leader) unless the
- * writer knows it already. Seq words only grow, so writing them needs no such wait. Leader
- * blocks follow the same rules: a leader stores its group's gathered payloads (gather area) then
- * {@code gather seq = k}; the result (or a broadcast payload) in the release line or the result
- * slot, then {@code release seq = k}. Lines are 128 bytes apart so that the adjacent-line
- * prefetcher never pairs two writers' lines, or a line polled by the leaders with one polled by
- * a group.
+ * writer knows it already. The flat barrier, too, waits for every member's before it stores its
+ * seq, because a nonblocking operation k - 2 may not have published yet. A hierarchical
+ * communicator runs no nonblocking operations here ({@link ShmCollectives#hierarchical}): its
+ * operations are blocking and in order, so seq words only grow and storing one needs no wait.
+ * Leader blocks follow the same rules: a leader stores its group's gathered payloads (gather
+ * area) then {@code gather seq = k}; the result (or a broadcast payload) in the release line or
+ * the result slot, then {@code release seq = k}. Lines are 128 bytes apart so that the
+ * adjacent-line prefetcher never pairs two writers' lines, or a line polled by the leaders with
+ * one polled by a group.
  */
 public final class ShmCollectiveDescriptor
 {

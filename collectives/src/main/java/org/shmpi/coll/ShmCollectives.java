@@ -30,7 +30,8 @@ import org.shmpi.shm.segment.SegmentNames;
  * <p>When the members form two or more groups (NUMA nodes or L3 domains, given to
  * {@link #attach(PointToPointEngine, int[], int, int, int, int[], Runnable)}), barrier,
  * allreduce, reduce and bcast run hierarchically instead ({@link ShmHierarchy}): within each
- * group, among the group leaders, then back within each group; the others stay flat.
+ * group, among the group leaders, then back within each group; the others stay flat. Such a
+ * communicator runs only blocking operations here ({@link #hierarchical}).
  *
  * <p>Waiting spins, yields, then sleeps on the rank's wake word ({@code awaitShared}); every
  * write another member may wait on is followed by waking the members. A member that dies while
@@ -199,6 +200,19 @@ public final class ShmCollectives implements AutoCloseable
         return groupCount;
     }
 
+    /**
+     * Whether barrier, allreduce, reduce and bcast run hierarchically (two or more groups, as
+     * decided at {@link #attach} alike on every member). Then the nonblocking forms
+     * ({@code *Steps}) are not available and the caller runs its nonblocking and persistent
+     * collectives point-to-point: every operation on this segment is then blocking and they run
+     * in the same order on every member, which is what {@link ShmHierarchy}'s reuse shortcuts
+     * rely on (a completed operation proving the readers of an earlier one done).
+     */
+    public boolean hierarchical()
+    {
+        return hierarchy != null;
+    }
+
     /** The largest message (bytes per member) these algorithms carry. */
     public int capacity()
     {
@@ -211,6 +225,8 @@ public final class ShmCollectives implements AutoCloseable
         final long k = ++ops;
         if (hierarchy != null)
         {
+            // No wait for operation k - 2 here: every operation of a hierarchical communicator
+            // is blocking, so this member published k - 2 before, and seq words only grow.
             hierarchy.barrier(k);
             finish(k);
             return;
@@ -371,7 +387,8 @@ public final class ShmCollectives implements AutoCloseable
     // Nonblocking forms: the same operations as schedule steps, each waiting on shared memory
     // through Schedule.await, so the progress engine advances them during any MPI call. The
     // operation number is taken when the steps are made, so they must be started in the order
-    // made, the same on every member (MPI's rule for collectives).
+    // made, the same on every member (MPI's rule for collectives). Flat communicators only: see
+    // hierarchical().
 
     /** Waiting in the second step of {@link #steps}: for nobody, every member, or one member. */
     private static final int NOBODY = -2;
@@ -431,10 +448,21 @@ public final class ShmCollectives implements AutoCloseable
         };
     }
 
+    /** The number of the next operation, made as steps: refused when {@link #hierarchical}. */
+    private long stepsOperation()
+    {
+        if (hierarchy != null)
+        {
+            throw new IllegalStateException("no nonblocking shared-memory collectives on a hierarchical communicator: " +
+                "groups=" + groupCount + ", ranks=" + n);
+        }
+        return ++ops;
+    }
+
     /** {@link #barrier} as steps. */
     public Collective barrierSteps()
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         return steps(k, true, () -> buffer.putLongRelease(flag(me, k), k), EVERYONE, null);
     }
 
@@ -442,7 +470,7 @@ public final class ShmCollectives implements AutoCloseable
     public Collective allreduceSteps(final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         return steps(k, true, () -> publish(k, data, bytes), EVERYONE, () -> fold(k, bytes, items, reducer, out));
     }
 
@@ -450,7 +478,7 @@ public final class ShmCollectives implements AutoCloseable
     public Collective reduceSteps(final int root, final byte[] data, final int bytes, final int items,
         final Reducer reducer, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         if (me != root)
         {
             return steps(k, true, () -> publish(k, data, bytes), NOBODY, null);
@@ -461,7 +489,7 @@ public final class ShmCollectives implements AutoCloseable
     /** {@link #bcast} as steps. */
     public Collective bcastSteps(final int root, final byte[] buf, final int bytes)
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         if (me == root)
         {
             return steps(k, true, () -> publish(k, buf, bytes), NOBODY, null);
@@ -472,14 +500,14 @@ public final class ShmCollectives implements AutoCloseable
     /** {@link #allgather} as steps. */
     public Collective allgatherSteps(final byte[] block, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         return steps(k, true, () -> publish(k, block, bytes), EVERYONE, () -> copyAllOut(k, bytes, out));
     }
 
     /** {@link #gather} as steps. */
     public Collective gatherSteps(final int root, final byte[] block, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         if (me != root)
         {
             return steps(k, true, () -> publish(k, block, bytes), NOBODY, null);
@@ -490,7 +518,7 @@ public final class ShmCollectives implements AutoCloseable
     /** {@link #scatter} as steps. */
     public Collective scatterSteps(final int root, final byte[] all, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         if (me == root)
         {
             return steps(k, true, () -> publish(k, all, n * bytes), NOBODY,
@@ -502,7 +530,7 @@ public final class ShmCollectives implements AutoCloseable
     /** {@link #alltoall} as steps. */
     public Collective alltoallSteps(final byte[] send, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = stepsOperation();
         final int total = n * bytes;
         return steps(k, true, () -> publish(k, send, total), EVERYONE, () ->
         {

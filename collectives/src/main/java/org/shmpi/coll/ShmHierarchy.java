@@ -38,6 +38,13 @@ import org.shmpi.shm.BlockedCall;
  * operation (gather, scatter, allgather, alltoall: read by everybody) the next writes wait for
  * every member once.
  *
+ * <p>Those shortcuts hold because every operation on a hierarchical communicator's segment is
+ * blocking and runs in the same order on every member: its nonblocking and persistent
+ * collectives take the point-to-point schedules ({@link ShmCollectives#hierarchical}). So a
+ * member starts operation k only after it stored done for k - 1, its seq words only grow, and a
+ * done word of parity p at {@code >= j} (the one of j's parity, {@link
+ * ShmCollectiveDescriptor#doneOffset}) shows that the member finished every operation up to j.
+ *
  * <p>One instance per communicator and member, driven by its {@link ShmCollectives}, which
  * counts the operations and stores the done words.
  */

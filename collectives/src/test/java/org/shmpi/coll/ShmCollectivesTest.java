@@ -2,6 +2,8 @@ package org.shmpi.coll;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -261,6 +263,7 @@ class ShmCollectivesTest
         final ShmCollectives shm = ShmCollectives.attach(engine, world, me, context, 1024, labels, () ->
             new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
         assertEquals(labels == null ? 0 : Arrays.stream(labels).distinct().count(), shm.groups(), "groups");
+        assertEquals(shm.groups() > 0, shm.hierarchical(), "hierarchical");
         return shm;
     }
 
@@ -533,6 +536,46 @@ class ShmCollectivesTest
                 {
                     assertArrayEquals(expected, c, "hierarchical reduce to " + root + ", round " + k);
                 }
+            }
+            hier.close();
+            flat.close();
+        });
+    }
+
+    /**
+     * A hierarchical segment makes no nonblocking forms (its communicator runs them
+     * point-to-point): every {@code *Steps} factory refuses without taking an operation number,
+     * so the blocking operations after them still agree on every member.
+     */
+    @Test
+    void hierarchicalSegmentsRefuseNonblockingForms() throws Exception
+    {
+        final int[] labels = {0, 1, 0, 1};
+        final int n = labels.length;
+        job = ThreadedJob.start("shmhier-nb", n, 64 * 1024);
+        job.run(60, engine ->
+        {
+            final int me = engine.rank();
+            final ShmCollectives flat = attach(engine, n, CONTEXT, null);
+            final ShmCollectives hier = attach(engine, n, CONTEXT + 2, labels);
+            assertFalse(flat.hierarchical());
+            assertTrue(hier.hierarchical());
+            final byte[] b = new byte[16];
+            final byte[] all = new byte[16 * n];
+            for (int k = 0; k < 3; k++)
+            {
+                assertThrows(IllegalStateException.class, hier::barrierSteps);
+                assertThrows(IllegalStateException.class, () -> hier.allreduceSteps(b, 16, 1, MATRIX, b));
+                assertThrows(IllegalStateException.class, () -> hier.reduceSteps(0, b, 16, 1, MATRIX, b));
+                assertThrows(IllegalStateException.class, () -> hier.bcastSteps(0, b, 16));
+                assertThrows(IllegalStateException.class, () -> hier.allgatherSteps(b, 16, all));
+                assertThrows(IllegalStateException.class, () -> hier.gatherSteps(0, b, 16, all));
+                assertThrows(IllegalStateException.class, () -> hier.scatterSteps(0, all, 16, b));
+                assertThrows(IllegalStateException.class, () -> hier.alltoallSteps(all, 16, all));
+                final byte[] out = new byte[16];
+                hier.allreduce(matrices(me, 1, k), 16, 1, MATRIX, out);
+                assertArrayEquals(product(n, 1, k), out, "allreduce after refused steps, round " + k);
+                hier.barrier();
             }
             hier.close();
             flat.close();

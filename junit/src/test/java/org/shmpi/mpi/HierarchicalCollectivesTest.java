@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.locks.LockSupport;
@@ -26,6 +27,8 @@ import org.shmpi.shm.segment.SegmentHeaderDescriptor;
 
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.Prequest;
+import mpi.Request;
 
 /**
  * The NUMA-hierarchical shared-memory barrier, allreduce, reduce and bcast in real processes, on
@@ -35,7 +38,10 @@ import mpi.MPI;
  * {0,2,4,6} {1,3,5,7} on 2 nodes, {0,4} {1,5} {2,6} {3,7} on 4, one rank each on 8. Each run
  * first checks, in the communicator's segment, that the members agreed on those groups, then
  * runs every operation, inline and in the data slot, from every root, against results
- * computed here: a double sum must be the bits of {@link ReductionOrder}'s tree.
+ * computed here: a double sum must be the bits of {@link ReductionOrder}'s tree. Nonblocking
+ * and persistent collectives of a hierarchical communicator take the point-to-point schedules,
+ * beside blocking ones on the segment: right results, and the segment counts only the blocking
+ * ones.
  */
 class HierarchicalCollectivesTest
 {
@@ -65,6 +71,80 @@ class HierarchicalCollectivesTest
     void eightNumaNodes()
     {
         everyOperation(8);
+    }
+
+    /**
+     * iAllReduce, iBcast and iBarrier outstanding while blocking allReduce, bcast and barrier
+     * run, and a persistent allReduce started beside blocking barriers, on a hierarchical
+     * COMM_WORLD: every result right (the double sums the bits of {@link ReductionOrder}'s
+     * tree, which the point-to-point allreduce evaluates too), and the done words of this rank
+     * on the segment count exactly the blocking collectives, so the nonblocking ones went
+     * point-to-point.
+     */
+    @MpiTest(np = {4}, shmrunArgs = {TOPOLOGIES + "two-numa-nodes.txt", "--bind-to", "numa", ON})
+    void nonblockingCollectivesGoPointToPointBesideBlockingOnes()
+    {
+        final Intracomm world = MPI.COMM_WORLD;
+        final int n = world.getSize();
+        final int me = world.getRank();
+        // The first blocking collective sets the hierarchical segment up.
+        world.barrier();
+        expectGroups(n, 2);
+        final long before = operationsOnSegment(n, me);
+        long blocking = 0;
+        for (int k = 0; k < 12; k++)
+        {
+            final int round = k;
+            final int root = round % n;
+            final double[] sum = new double[3];
+            final Request a = world.iAllReduce(doubles(me, 3, round), sum, 3, MPI.DOUBLE, MPI.SUM);
+            final int[] cast = new int[5];
+            if (me == root)
+            {
+                Arrays.setAll(cast, i -> round * 100 + i);
+            }
+            final Request b = world.iBcast(cast, 5, MPI.INT, root);
+            final Request c = world.iBarrier();
+            // Blocking ones while the three are outstanding: inline and in the data slot.
+            final double[] blockingSum = new double[100];
+            world.allReduce(doubles(me, 100, round + 50), blockingSum, 100, MPI.DOUBLE, MPI.SUM);
+            final int[] blockingCast = new int[3];
+            final int blockingRoot = (root + 1) % n;
+            if (me == blockingRoot)
+            {
+                Arrays.setAll(blockingCast, i -> -round * 10 - i);
+            }
+            world.bcast(blockingCast, 3, MPI.INT, blockingRoot);
+            world.barrier();
+            blocking += 3;
+            Request.waitAll(new Request[] {c, b, a});
+            assertBits(treeSum(n, 3, round), sum, "iAllReduce, round " + round);
+            assertBits(treeSum(n, 100, round + 50), blockingSum, "allReduce beside it, round " + round);
+            for (int i = 0; i < 5; i++)
+            {
+                assertEquals(round * 100 + i, cast[i], "iBcast from " + root + ", item " + i);
+            }
+            for (int i = 0; i < 3; i++)
+            {
+                assertEquals(-round * 10 - i, blockingCast[i], "bcast from " + blockingRoot + ", item " + i);
+            }
+        }
+        final int[] in = new int[1];
+        final int[] out = new int[1];
+        final Prequest persistent = world.allReduceInit(in, out, 1, MPI.INT, MPI.SUM);
+        for (int k = 0; k < 5; k++)
+        {
+            in[0] = me * k;
+            persistent.start();
+            world.barrier();
+            blocking++;
+            persistent.waitFor();
+            assertEquals(k * n * (n - 1) / 2, out[0], "persistent allReduce, start " + k);
+        }
+        persistent.free();
+        assertEquals(before + blocking, operationsOnSegment(n, me),
+            "operations on the segment: only the blocking collectives");
+        world.barrier();
     }
 
     private static void everyOperation(final int nodes)
@@ -196,6 +276,37 @@ class HierarchicalCollectivesTest
      */
     private static void expectGroups(final int n, final int nodes)
     {
+        final MappedByteBuffer b = worldSegment(n);
+        final int payload = b.getInt(SegmentHeaderDescriptor.PAYLOAD_OFFSET_OFFSET);
+        final int dataBytes = b.getInt(payload + ShmCollectiveDescriptor.DATA_BYTES_OFFSET);
+        final int groups = b.getInt(payload + ShmCollectiveDescriptor.GROUPS_OFFSET);
+        final int gatherBytes = b.getInt(payload + ShmCollectiveDescriptor.GATHER_BYTES_OFFSET);
+        assertEquals(Math.min(n, nodes), groups, "groups");
+        final int map = payload + (int)ShmCollectiveDescriptor.groupMapOffset(n, dataBytes, groups, gatherBytes);
+        for (int r = 0; r < n; r++)
+        {
+            assertEquals(r % nodes, b.getInt(map + 4 * r), "group of rank " + r);
+        }
+    }
+
+    /**
+     * The operations rank {@code me} has finished on the collective segment of
+     * {@code COMM_WORLD}: the larger of its two done words (each holds the last finished
+     * operation of its parity; every operation here is blocking, so they run in order).
+     */
+    private static long operationsOnSegment(final int n, final int me)
+    {
+        final MappedByteBuffer b = worldSegment(n);
+        final int payload = b.getInt(SegmentHeaderDescriptor.PAYLOAD_OFFSET_OFFSET);
+        final int dataBytes = b.getInt(payload + ShmCollectiveDescriptor.DATA_BYTES_OFFSET);
+        final long block = payload + ShmCollectiveDescriptor.blockOffset(me, dataBytes);
+        return Math.max(b.getLong((int)(block + ShmCollectiveDescriptor.doneOffset(0))),
+            b.getLong((int)(block + ShmCollectiveDescriptor.doneOffset(1))));
+    }
+
+    /** The one collective segment of n ranks made by world rank 0 in the job directory: COMM_WORLD's. */
+    private static MappedByteBuffer worldSegment(final int n)
+    {
         final Path dir = Path.of(System.getenv("SHMPI_JOB_DIR"));
         final List<Path> segments;
         try (Stream<Path> files = Files.list(dir))
@@ -207,7 +318,7 @@ class HierarchicalCollectivesTest
         {
             throw new UncheckedIOException(ex);
         }
-        int seen = 0;
+        MappedByteBuffer found = null;
         for (final Path p : segments)
         {
             try (FileChannel channel = FileChannel.open(p, StandardOpenOption.READ))
@@ -215,27 +326,18 @@ class HierarchicalCollectivesTest
                 final MappedByteBuffer b = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
                 b.order(ByteOrder.nativeOrder());
                 final int payload = b.getInt(SegmentHeaderDescriptor.PAYLOAD_OFFSET_OFFSET);
-                final int ranks = b.getInt(payload + ShmCollectiveDescriptor.RANKS_OFFSET);
-                if (ranks != n)
+                if (b.getInt(payload + ShmCollectiveDescriptor.RANKS_OFFSET) == n)
                 {
-                    continue;
+                    assertTrue(found == null, "two collective segments of " + n + " ranks in " + dir + ": " + segments);
+                    found = b;
                 }
-                final int dataBytes = b.getInt(payload + ShmCollectiveDescriptor.DATA_BYTES_OFFSET);
-                final int groups = b.getInt(payload + ShmCollectiveDescriptor.GROUPS_OFFSET);
-                final int gatherBytes = b.getInt(payload + ShmCollectiveDescriptor.GATHER_BYTES_OFFSET);
-                assertEquals(Math.min(n, nodes), groups, "groups in " + p);
-                final int map = payload + (int)ShmCollectiveDescriptor.groupMapOffset(n, dataBytes, groups, gatherBytes);
-                for (int r = 0; r < n; r++)
-                {
-                    assertEquals(r % nodes, b.getInt(map + 4 * r), "group of rank " + r + " in " + p);
-                }
-                seen++;
             }
             catch (final IOException ex)
             {
                 throw new UncheckedIOException(ex);
             }
         }
-        assertTrue(seen > 0, "no collective segment of " + n + " ranks in " + dir + ": " + segments);
+        assertTrue(found != null, "no collective segment of " + n + " ranks in " + dir + ": " + segments);
+        return found;
     }
 }
