@@ -53,6 +53,8 @@ public final class ShmCollectives implements AutoCloseable
     /** The hierarchical barrier, allreduce, reduce and bcast; null when flat (one group). */
     private final ShmHierarchy hierarchy;
     private final int groupCount;
+    /** Nonblocking operations made as steps and not finished yet (the barrier's concern). */
+    private int pendingSteps;
     /** Operations run so far; operation k uses parity {@code k & 1}. */
     private long ops;
     /** Scratch of {@link #fold} (every member's contribution). */
@@ -231,9 +233,14 @@ public final class ShmCollectives implements AutoCloseable
             finish(k);
             return;
         }
-        // Even a barrier waits for operation k - 2 to finish: a nonblocking operation of this
-        // parity may not have published yet, and its seq must not be overtaken.
-        awaitAllDone(k);
+        // While a nonblocking operation of this member is pending, operation k - 2 may not have
+        // published yet, and its seq must not be overtaken: then the barrier waits for it too.
+        // Otherwise every earlier operation of this member has published, and a barrier writes
+        // no payload, so it needs no done word.
+        if (pendingSteps > 0)
+        {
+            awaitAllDone(k);
+        }
         buffer.putLongRelease(flag(me, k), k);
         wakeAll();
         awaitAllArrived(k);
@@ -402,6 +409,7 @@ public final class ShmCollectives implements AutoCloseable
     private Collective steps(final long k, final boolean writesFlag, final Runnable write, final int waitOn,
         final Runnable read)
     {
+        pendingSteps++;
         return new Collective()
         {
             @Override
@@ -443,6 +451,7 @@ public final class ShmCollectives implements AutoCloseable
                     read.run();
                 }
                 finish(k);
+                pendingSteps--;
                 return done(s);
             }
         };
