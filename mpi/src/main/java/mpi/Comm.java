@@ -1830,6 +1830,10 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return s;
     }
 
+    /** Whether setting up the shared collective state (small, large) failed on some member: point-to-point then. */
+    private boolean shmUnavailable;
+    private boolean shmLargeUnavailable;
+
     /** The large-message slots, set up by the first large collective that uses them. */
     private org.shmpi.coll.ShmLargeCollectives shmLarge;
 
@@ -1846,9 +1850,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         org.shmpi.coll.ShmLargeCollectives s = shmLarge;
         if (s == null)
         {
-            s = org.shmpi.coll.ShmLargeCollectives.attach(engine(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.current().chunkBytes(), () -> disseminate(BlockedCall.BARRIER));
+            if (shmLargeUnavailable)
+            {
+                return null;
+            }
+            s = org.shmpi.coll.ShmLargeCollectives.attachOrNull(engine(), members, myRank, collContextId,
+                org.shmpi.coll.CollectiveSettings.current().chunkBytes(),
+                org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
             shmLarge = s;
+            shmLargeUnavailable = s == null;
         }
         return s;
     }
@@ -1868,9 +1878,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         org.shmpi.coll.ShmCollectives s = shm;
         if (s == null)
         {
-            s = org.shmpi.coll.ShmCollectives.attach(engine(), members, myRank, collContextId,
+            if (shmUnavailable)
+            {
+                return null;
+            }
+            s = org.shmpi.coll.ShmCollectives.attachOrNull(engine(), members, myRank, collContextId,
                 org.shmpi.coll.CollectiveSettings.current().dataBytes(), Locality.collectiveGroups(this, members.length),
-                () -> disseminate(BlockedCall.BARRIER));
+                org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
+            shmUnavailable = s == null;
             shm = s;
         }
         return s;

@@ -7,9 +7,11 @@ import java.util.Locale;
  * environment variables, and {@code shmrun -D}/{@code --mca}): {@code shmpi.coll.algorithm}
  * for every operation and {@code shmpi.coll.<op>.algorithm} for one ({@code barrier},
  * {@code bcast}, {@code reduce}, {@code allreduce}, {@code gather}, {@code scatter},
- * {@code allgather}, {@code alltoall}, {@code reducescatter}), each {@code auto} (the default: shared memory when what
- * one member publishes fits the data slot, point-to-point otherwise), {@code shm} (shared
- * memory whenever the message fits) or {@code p2p} (the point-to-point schedules always);
+ * {@code allgather}, {@code alltoall}, {@code reducescatter}), each {@code auto} (the default:
+ * the shared-memory algorithms on an intra-communicator of two or more members, which the
+ * selector measurement of docs/collectives.md found faster than the point-to-point schedules
+ * at every size and rank count measured), {@code shm} (the same) or {@code p2p} (the
+ * point-to-point schedules always);
  * {@code shmpi.coll.shm.data.bytes}, the data slot per member (default 8192, a multiple of 128):
  * messages up to it take the small-message algorithms ({@link ShmCollectives}), larger ones the
  * pipelined large-message algorithms ({@link ShmLargeCollectives}) in rounds of

@@ -6,6 +6,7 @@ import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntUnaryOperator;
 import java.util.function.UnaryOperator;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -108,7 +109,24 @@ public final class ShmCollectives implements AutoCloseable
     public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
         final int context, final int dataBytes, final int[] groupLabels, final Runnable barrier)
     {
-        return attach(engine, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), barrier);
+        return attach(engine, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), x ->
+        {
+            barrier.run();
+            return x;
+        }, true);
+    }
+
+    /**
+     * As {@link #attach(PointToPointEngine, int[], int, int, int, int[], Runnable)}, but the
+     * members agree through {@code agree} (the largest of the members' values, e.g.
+     * {@link Agreement#maxOf}) on whether the segment could be made and mapped everywhere; when
+     * it could not (say /dev/shm is full) every member returns null, having left nothing
+     * behind, and the communicator's collectives take the point-to-point schedules.
+     */
+    public static ShmCollectives attachOrNull(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int dataBytes, final int[] groupLabels, final IntUnaryOperator agree)
+    {
+        return attach(engine, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), agree, false);
     }
 
     /**
@@ -119,6 +137,21 @@ public final class ShmCollectives implements AutoCloseable
         final int context, final int dataBytes, final int[] groupLabels, final UnaryOperator<AtomicBuffer> view,
         final Runnable barrier)
     {
+        return attach(engine, world, me, context, dataBytes, groupLabels, view, x ->
+        {
+            barrier.run();
+            return x;
+        }, true);
+    }
+
+    /** Agreement values of the set-up: made and mapped everywhere, or not. */
+    static final int SET_UP = 0;
+    static final int UNAVAILABLE = 1;
+
+    private static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int dataBytes, final int[] groupLabels, final UnaryOperator<AtomicBuffer> view,
+        final IntUnaryOperator agree, final boolean failuresThrow)
+    {
         final SegmentManager manager = engine.segments();
         final String name = SegmentNames.collective(context, world[0]);
         final MemberGroups groups = MemberGroups.of(groupLabels, world.length);
@@ -127,33 +160,79 @@ public final class ShmCollectives implements AutoCloseable
         final long length = ShmCollectiveDescriptor.payloadLength(world.length, dataBytes, groupCount, gatherBytes);
         final int map = groups == null ? 0 :
             (int)ShmCollectiveDescriptor.groupMapOffset(world.length, dataBytes, groupCount, gatherBytes);
+        Segment segment = null;
         try
         {
-            Segment segment = null;
+            int status = SET_UP;
             if (me == 0)
             {
-                segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
+                try
                 {
-                    b.putInt(ShmCollectiveDescriptor.RANKS_OFFSET, world.length);
-                    b.putInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET, dataBytes);
-                    b.putInt(ShmCollectiveDescriptor.GROUPS_OFFSET, groupCount);
-                    b.putInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET, gatherBytes);
-                    for (int r = 0; groups != null && r < world.length; r++)
+                    segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
                     {
-                        b.putInt(map + 4 * r, groups.groupOf[r]);
+                        b.putInt(ShmCollectiveDescriptor.RANKS_OFFSET, world.length);
+                        b.putInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET, dataBytes);
+                        b.putInt(ShmCollectiveDescriptor.GROUPS_OFFSET, groupCount);
+                        b.putInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET, gatherBytes);
+                        for (int r = 0; groups != null && r < world.length; r++)
+                        {
+                            b.putInt(map + 4 * r, groups.groupOf[r]);
+                        }
+                    });
+                }
+                catch (final IOException ex)
+                {
+                    if (failuresThrow)
+                    {
+                        throw ex;
                     }
-                });
+                    status = UNAVAILABLE;
+                    unavailable(name, ex);
+                }
             }
             for (final int w : world)
             {
                 engine.prepareWake(w);
             }
-            barrier.run();
+            if (agree.applyAsInt(status) != SET_UP)
+            {
+                return null;
+            }
             if (me != 0)
             {
-                // It exists: member 0 made it before the barrier.
-                segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
-                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+                // It exists: member 0 made it before the agreement.
+                try
+                {
+                    segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
+                        System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+                }
+                catch (final IOException ex)
+                {
+                    if (failuresThrow)
+                    {
+                        throw ex;
+                    }
+                    status = UNAVAILABLE;
+                    unavailable(name, ex);
+                }
+            }
+            if (!failuresThrow && agree.applyAsInt(status) != SET_UP)
+            {
+                if (segment != null)
+                {
+                    if (me == 0)
+                    {
+                        manager.remove(segment);
+                    }
+                    else
+                    {
+                        manager.forget(segment);
+                    }
+                }
+                return null;
+            }
+            if (me != 0)
+            {
                 final AtomicBuffer b = segment.buffer();
                 if (b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) != world.length ||
                     b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) != dataBytes)
@@ -183,6 +262,18 @@ public final class ShmCollectives implements AutoCloseable
                 ex.getMessage(), ex);
         }
     }
+
+    /** Says once per process on the standard error that a collective segment could not be set up. */
+    static void unavailable(final String name, final Exception why)
+    {
+        if (WARNED.compareAndSet(false, true))
+        {
+            System.err.println("shmpi: cannot set up the collective segment " + name + " (" + why.getMessage() +
+                "); this communicator's collectives use point-to-point messages");
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
 
     private static boolean sameMap(final AtomicBuffer b, final int map, final MemberGroups groups)
     {

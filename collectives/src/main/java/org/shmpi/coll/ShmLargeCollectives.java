@@ -100,29 +100,97 @@ public final class ShmLargeCollectives implements AutoCloseable
     public static ShmLargeCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
         final int context, final int chunkBytes, final Runnable barrier)
     {
+        return attach(engine, world, me, context, chunkBytes, x ->
+        {
+            barrier.run();
+            return x;
+        }, true);
+    }
+
+    /**
+     * As {@link #attach}, but the members agree through {@code agree} (the largest of their
+     * values) on whether the segment could be made and mapped everywhere; when not, every member
+     * returns null, having left nothing behind (large collectives then go point-to-point).
+     */
+    public static ShmLargeCollectives attachOrNull(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int chunkBytes, final java.util.function.IntUnaryOperator agree)
+    {
+        return attach(engine, world, me, context, chunkBytes, agree, false);
+    }
+
+    private static ShmLargeCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+        final int context, final int chunkBytes, final java.util.function.IntUnaryOperator agree,
+        final boolean failuresThrow)
+    {
         final SegmentManager manager = engine.segments();
         final String name = SegmentNames.collectiveLarge(context, world[0]);
         final long length = ShmLargeDescriptor.payloadLength(world.length, chunkBytes);
+        Segment segment = null;
         try
         {
-            Segment segment = null;
+            int status = ShmCollectives.SET_UP;
             if (me == 0)
             {
-                segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
+                try
                 {
-                    b.putInt(ShmLargeDescriptor.RANKS_OFFSET, world.length);
-                    b.putInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET, chunkBytes);
-                });
+                    segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
+                    {
+                        b.putInt(ShmLargeDescriptor.RANKS_OFFSET, world.length);
+                        b.putInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET, chunkBytes);
+                    });
+                }
+                catch (final IOException ex)
+                {
+                    if (failuresThrow)
+                    {
+                        throw ex;
+                    }
+                    status = ShmCollectives.UNAVAILABLE;
+                    ShmCollectives.unavailable(name, ex);
+                }
             }
             for (final int w : world)
             {
                 engine.prepareWake(w);
             }
-            barrier.run();
+            if (agree.applyAsInt(status) != ShmCollectives.SET_UP)
+            {
+                return null;
+            }
             if (me != 0)
             {
-                segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
-                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+                try
+                {
+                    segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
+                        System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+                }
+                catch (final IOException ex)
+                {
+                    if (failuresThrow)
+                    {
+                        throw ex;
+                    }
+                    status = ShmCollectives.UNAVAILABLE;
+                    ShmCollectives.unavailable(name, ex);
+                }
+            }
+            if (!failuresThrow && agree.applyAsInt(status) != ShmCollectives.SET_UP)
+            {
+                if (segment != null)
+                {
+                    if (me == 0)
+                    {
+                        manager.remove(segment);
+                    }
+                    else
+                    {
+                        manager.forget(segment);
+                    }
+                }
+                return null;
+            }
+            if (me != 0)
+            {
                 final AtomicBuffer b = segment.buffer();
                 if (b.getInt(ShmLargeDescriptor.RANKS_OFFSET) != world.length ||
                     b.getInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET) != chunkBytes)
