@@ -30,8 +30,12 @@ import org.shmpi.shm.reduce.Reductions;
  * ({@code System.arraycopy}, or {@code Unsafe.copyMemory} off-heap).
  *
  * <p>{@code memory}: both operands in {@code byte[]}s ({@code heap}, what the collectives pass
- * today, having copied out of shared memory) or both off-heap in 64-byte-aligned direct buffers
- * addressed as null + absolute address ({@code offheap}, as a shared-memory segment is).
+ * having packed or copied out of shared memory), both off-heap in 64-byte-aligned direct buffers
+ * addressed as null + absolute address ({@code offheap}, as a shared-memory segment is), or both in
+ * arrays of the element type ({@code array}: {@code double[]} for DOUBLE, as a program holds its
+ * data; the pair kinds, which have no such array, stay in {@code byte[]}). The staged kernels run
+ * their array loop directly in the last case and stage the operands through small arrays in the
+ * other two.
  *
  * <p>JMH prints ns/op; {@code bench/reduction-gbps} turns its CSV into GB/s of bytes touched (a
  * reduction or an add loop reads both operands and writes one: 3 x {@code bytes}; a copy reads
@@ -66,7 +70,7 @@ public class ReductionBenchmark
         @Param({"4096", "65536", "1048576"})
         public int bytes;
 
-        @Param({"heap", "offheap"})
+        @Param({"heap", "offheap", "array"})
         public String memory;
 
         Reductions.Kernel kernel;
@@ -113,13 +117,44 @@ public class ReductionBenchmark
                 inOffset = BufferUtil.address(direct[0]);
                 inoutOffset = BufferUtil.address(direct[1]);
             }
+            else if ("array".equals(memory))
+            {
+                final Class<?> arrayClass = elementArray(kind);
+                final int scale = UnsafeApi.arrayIndexScale(arrayClass);
+                inBase = java.lang.reflect.Array.newInstance(arrayClass.getComponentType(), bytes / scale);
+                inOffset = UnsafeApi.arrayBaseOffset(arrayClass);
+                inoutBase = java.lang.reflect.Array.newInstance(arrayClass.getComponentType(), bytes / scale);
+                inoutOffset = inOffset;
+            }
             else
             {
-                throw new IllegalArgumentException("memory=" + memory + ": expected heap or offheap");
+                throw new IllegalArgumentException("memory=" + memory + ": expected heap, offheap or array");
             }
             final Random random = new Random(11);
             fill(inBase, inOffset, kind, op == Reductions.PROD, random);
             fill(inoutBase, inoutOffset, kind, false, random);
+        }
+
+        /**
+         * The Java array a program would hold {@code kind} in: its primitive array, the component's
+         * for the complex kinds; the pair kinds have none, so they stay in {@code byte[]}.
+         */
+        private static Class<?> elementArray(final int kind)
+        {
+            switch (kind)
+            {
+                case BasicKind.BYTE: return byte[].class;
+                case BasicKind.BOOLEAN: return boolean[].class;
+                case BasicKind.CHAR: return char[].class;
+                case BasicKind.SHORT: return short[].class;
+                case BasicKind.INT: return int[].class;
+                case BasicKind.LONG: return long[].class;
+                case BasicKind.FLOAT:
+                case BasicKind.FLOAT_COMPLEX: return float[].class;
+                case BasicKind.DOUBLE:
+                case BasicKind.DOUBLE_COMPLEX: return double[].class;
+                default: return byte[].class;
+            }
         }
 
         /** Fills n elements of {@code kind} with values that stay normal numbers under repeated ops. */

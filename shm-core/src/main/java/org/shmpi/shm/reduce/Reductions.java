@@ -49,6 +49,8 @@ public final class Reductions
         "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
 
     private static final Kernel[][] KERNELS = new Kernel[COUNT][BasicKind.COUNT];
+    /** The ops that have array loops, in the order {@link #stage} takes them. */
+    private static final int[] STAGED_OPS = {MAX, MIN, SUM, PROD, BAND, BOR, BXOR};
 
     static
     {
@@ -127,6 +129,28 @@ public final class Reductions
         put(PROD, BasicKind.FLOAT_COMPLEX, Kernels::prodFloatComplex);
         put(SUM, BasicKind.DOUBLE_COMPLEX, Kernels::sumDoubleComplex);
         put(PROD, BasicKind.DOUBLE_COMPLEX, Kernels::prodDoubleComplex);
+        stage(BasicKind.BYTE, byte[].class, 1, new Loop[] {ArrayKernels::maxByte, ArrayKernels::minByte,
+            ArrayKernels::sumByte, ArrayKernels::prodByte, ArrayKernels::bandByte, ArrayKernels::borByte,
+            ArrayKernels::bxorByte});
+        stage(BasicKind.CHAR, char[].class, 1, new Loop[] {ArrayKernels::maxChar, ArrayKernels::minChar,
+            ArrayKernels::sumChar, ArrayKernels::prodChar, ArrayKernels::bandChar, ArrayKernels::borChar,
+            ArrayKernels::bxorChar});
+        stage(BasicKind.SHORT, short[].class, 1, new Loop[] {ArrayKernels::maxShort, ArrayKernels::minShort,
+            ArrayKernels::sumShort, ArrayKernels::prodShort, ArrayKernels::bandShort, ArrayKernels::borShort,
+            ArrayKernels::bxorShort});
+        stage(BasicKind.INT, int[].class, 1, new Loop[] {ArrayKernels::maxInt, ArrayKernels::minInt,
+            ArrayKernels::sumInt, ArrayKernels::prodInt, ArrayKernels::bandInt, ArrayKernels::borInt,
+            ArrayKernels::bxorInt});
+        stage(BasicKind.LONG, long[].class, 1, new Loop[] {ArrayKernels::maxLong, ArrayKernels::minLong,
+            ArrayKernels::sumLong, ArrayKernels::prodLong, ArrayKernels::bandLong, ArrayKernels::borLong,
+            ArrayKernels::bxorLong});
+        stage(BasicKind.FLOAT, float[].class, 1, new Loop[] {ArrayKernels::maxFloat, ArrayKernels::minFloat,
+            ArrayKernels::sumFloat, ArrayKernels::prodFloat});
+        stage(BasicKind.DOUBLE, double[].class, 1, new Loop[] {ArrayKernels::maxDouble, ArrayKernels::minDouble,
+            ArrayKernels::sumDouble, ArrayKernels::prodDouble});
+        // A complex SUM adds real and imaginary parts alike: the float or double loop over 2n numbers.
+        stage(BasicKind.FLOAT_COMPLEX, float[].class, 2, new Loop[] {null, null, ArrayKernels::sumFloat});
+        stage(BasicKind.DOUBLE_COMPLEX, double[].class, 2, new Loop[] {null, null, ArrayKernels::sumDouble});
         for (int kind = 1; kind < BasicKind.COUNT; kind++)
         {
             final int size = BasicKind.size(kind);
@@ -151,6 +175,13 @@ public final class Reductions
         return KERNELS[op][kind];
     }
 
+    /** The element-by-element kernel of {@code op} on {@code kind}, without staging: what the staged ones must equal. */
+    static Kernel scalarKernel(final int op, final int kind)
+    {
+        final Kernel k = kernel(op, kind);
+        return k instanceof Staged ? ((Staged)k).scalar : k;
+    }
+
     /** The MPI name of {@code op}, e.g. {@code MPI_SUM}. */
     public static String name(final int op)
     {
@@ -160,6 +191,161 @@ public final class Reductions
     private static void put(final int op, final int kind, final Kernel k)
     {
         KERNELS[op][kind] = k;
+    }
+
+    /**
+     * Replaces the scalar kernels of {@code kind} by staged ones for the ops {@code loops} covers,
+     * in the order of {@link #STAGED_OPS} (a null entry keeps the scalar kernel).
+     */
+    private static void stage(final int kind, final Class<?> arrayClass, final int numbersPerElement,
+        final Loop[] loops)
+    {
+        for (int op = 0; op < loops.length; op++)
+        {
+            if (loops[op] != null)
+            {
+                final int code = STAGED_OPS[op];
+                KERNELS[code][kind] = new Staged(KERNELS[code][kind], loops[op], arrayClass, numbersPerElement);
+            }
+        }
+    }
+
+    /** One of {@link ArrayKernels}' loops: {@code inout[inoutAt + i] = in[inAt + i] op inout[inoutAt + i]}. */
+    @FunctionalInterface
+    interface Loop
+    {
+        void apply(Object in, int inAt, Object inout, int inoutAt, int n);
+    }
+
+    /**
+     * A kernel that runs a vectorisable array loop: directly when both operands are arrays of the
+     * element type, else through a per-thread staging array of {@link #STAGE_BYTES} bytes per
+     * operand, copied in (and, for {@code inout}, back out) in chunks. Copying such a chunk costs
+     * a small share of a scalar loop over it (see docs/PERFORMANCE.md, "Reduction kernels"). Below
+     * {@link #STAGE_MIN_NUMBERS} numbers the scalar kernel runs: staging would cost more than it saves.
+     */
+    static final class Staged implements Kernel
+    {
+        private final Kernel scalar;
+        private final Loop loop;
+        private final Class<?> arrayClass;
+        private final long arrayBase;
+        private final int shift;
+        private final int numbersPerElement;
+        private final int slot;
+
+        Staged(final Kernel scalar, final Loop loop, final Class<?> arrayClass, final int numbersPerElement)
+        {
+            this.scalar = scalar;
+            this.loop = loop;
+            this.arrayClass = arrayClass;
+            this.arrayBase = UnsafeApi.arrayBaseOffset(arrayClass);
+            this.shift = Integer.numberOfTrailingZeros(UnsafeApi.arrayIndexScale(arrayClass));
+            this.numbersPerElement = numbersPerElement;
+            this.slot = Staging.slot(arrayClass);
+        }
+
+        @Override
+        public void apply(final Object a, final long ao, final Object b, final long bo, final long n)
+        {
+            final long numbers = n * numbersPerElement;
+            if (numbers < STAGE_MIN_NUMBERS)
+            {
+                scalar.apply(a, ao, b, bo, n);
+                return;
+            }
+            final boolean bIsArray = isElementArray(b, bo);
+            if (bIsArray && isElementArray(a, ao))
+            {
+                loop.apply(a, index(ao), b, index(bo), (int)numbers);
+                return;
+            }
+            final Staging staging = Staging.PER_THREAD.get();
+            final Object in = staging.in(slot, arrayClass);
+            final Object inout = bIsArray ? b : staging.inout(slot, arrayClass);
+            final int chunk = STAGE_BYTES >> shift;
+            for (long done = 0; done < numbers; done += chunk)
+            {
+                final int m = (int)Math.min(chunk, numbers - done);
+                final long bytes = (long)m << shift;
+                final long at = done << shift;
+                UnsafeApi.copyMemory(a, ao + at, in, arrayBase, bytes);
+                if (bIsArray)
+                {
+                    loop.apply(in, 0, b, index(bo + at), m);
+                }
+                else
+                {
+                    UnsafeApi.copyMemory(b, bo + at, inout, arrayBase, bytes);
+                    loop.apply(in, 0, inout, 0, m);
+                    UnsafeApi.copyMemory(inout, arrayBase, b, bo + at, bytes);
+                }
+            }
+        }
+
+        private boolean isElementArray(final Object base, final long offset)
+        {
+            return base != null && base.getClass() == arrayClass && ((offset - arrayBase) & ((1L << shift) - 1)) == 0;
+        }
+
+        private int index(final long offset)
+        {
+            return (int)((offset - arrayBase) >> shift);
+        }
+    }
+
+    /** Bytes of each staging array: two of them stay in a 32 KiB level-1 cache with room to spare. */
+    static final int STAGE_BYTES = 4096;
+    /** Fewer numbers than this go through the scalar kernel. */
+    static final int STAGE_MIN_NUMBERS = 64;
+
+    /** A thread's staging arrays, one pair per element class, made when first used. */
+    private static final class Staging
+    {
+        static final ThreadLocal<Staging> PER_THREAD = ThreadLocal.withInitial(Staging::new);
+        private static final Class<?>[] CLASSES = {byte[].class, char[].class, short[].class, int[].class,
+            long[].class, float[].class, double[].class};
+
+        private final Object[] in = new Object[CLASSES.length];
+        private final Object[] inout = new Object[CLASSES.length];
+
+        static int slot(final Class<?> arrayClass)
+        {
+            for (int i = 0; i < CLASSES.length; i++)
+            {
+                if (CLASSES[i] == arrayClass)
+                {
+                    return i;
+                }
+            }
+            throw new IllegalArgumentException("no staging for " + arrayClass);
+        }
+
+        Object in(final int slot, final Class<?> arrayClass)
+        {
+            Object array = in[slot];
+            if (array == null)
+            {
+                array = in[slot] = newArray(arrayClass);
+            }
+            return array;
+        }
+
+        Object inout(final int slot, final Class<?> arrayClass)
+        {
+            Object array = inout[slot];
+            if (array == null)
+            {
+                array = inout[slot] = newArray(arrayClass);
+            }
+            return array;
+        }
+
+        private static Object newArray(final Class<?> arrayClass)
+        {
+            return java.lang.reflect.Array.newInstance(arrayClass.getComponentType(),
+                STAGE_BYTES / UnsafeApi.arrayIndexScale(arrayClass));
+        }
     }
 
     /** The loops, one per op and kind, so that each is a simple counted loop the JIT compiles on its own. */
