@@ -210,17 +210,18 @@ public final class Reductions
         }
     }
 
-    /** One of {@link ArrayKernels}' loops: {@code inout[inoutAt + i] = in[inAt + i] op inout[inoutAt + i]}. */
+    /** One of {@link ArrayKernels}' loops: {@code inout[i] = in[i] op inout[i]} for {@code from <= i < to}. */
     @FunctionalInterface
     interface Loop
     {
-        void apply(Object in, int inAt, Object inout, int inoutAt, int n);
+        void apply(Object in, Object inout, int from, int to);
     }
 
     /**
      * A kernel that runs a vectorisable array loop: directly when both operands are arrays of the
-     * element type, else through a per-thread staging array of {@link #STAGE_BYTES} bytes per
-     * operand, copied in (and, for {@code inout}, back out) in chunks. Copying such a chunk costs
+     * element type at the same index (a program's own arrays), else through two per-thread staging
+     * arrays of {@link #STAGE_BYTES} bytes, the operands copied in and the result back out in
+     * chunks. Copying such a chunk costs
      * a small share of a scalar loop over it (see docs/PERFORMANCE.md, "Reduction kernels"). Below
      * {@link #STAGE_MIN_NUMBERS} numbers the scalar kernel runs: staging would cost more than it saves.
      */
@@ -254,15 +255,15 @@ public final class Reductions
                 scalar.apply(a, ao, b, bo, n);
                 return;
             }
-            final boolean bIsArray = isElementArray(b, bo);
-            if (bIsArray && isElementArray(a, ao))
+            if (ao == bo && isElementArray(a, ao) && isElementArray(b, bo))
             {
-                loop.apply(a, index(ao), b, index(bo), (int)numbers);
+                final int from = index(ao);
+                loop.apply(a, b, from, from + (int)numbers);
                 return;
             }
             final Staging staging = Staging.PER_THREAD.get();
             final Object in = staging.in(slot, arrayClass);
-            final Object inout = bIsArray ? b : staging.inout(slot, arrayClass);
+            final Object inout = staging.inout(slot, arrayClass);
             final int chunk = STAGE_BYTES >> shift;
             for (long done = 0; done < numbers; done += chunk)
             {
@@ -270,16 +271,9 @@ public final class Reductions
                 final long bytes = (long)m << shift;
                 final long at = done << shift;
                 UnsafeApi.copyMemory(a, ao + at, in, arrayBase, bytes);
-                if (bIsArray)
-                {
-                    loop.apply(in, 0, b, index(bo + at), m);
-                }
-                else
-                {
-                    UnsafeApi.copyMemory(b, bo + at, inout, arrayBase, bytes);
-                    loop.apply(in, 0, inout, 0, m);
-                    UnsafeApi.copyMemory(inout, arrayBase, b, bo + at, bytes);
-                }
+                UnsafeApi.copyMemory(b, bo + at, inout, arrayBase, bytes);
+                loop.apply(in, inout, 0, m);
+                UnsafeApi.copyMemory(inout, arrayBase, b, bo + at, bytes);
             }
         }
 

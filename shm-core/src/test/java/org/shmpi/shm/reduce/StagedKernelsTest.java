@@ -19,8 +19,8 @@ import org.shmpi.shm.datatype.BasicKind;
  * staging arrays otherwise) give bitwise the result of the element-by-element kernels, which
  * {@link ReductionsTest} checks against a reference: for every staged op and kind, at lengths
  * around the staging threshold and across several staging chunks, with each operand in an array
- * of the element type (at an element offset), in a {@code byte[]} at an odd byte offset, or off
- * the heap.
+ * of the element type (at the same index as the other operand or another one), in a
+ * {@code byte[]} at an odd byte offset, or off the heap.
  */
 class StagedKernelsTest
 {
@@ -38,7 +38,12 @@ class StagedKernelsTest
     /** Where an operand lives. */
     private enum Place
     {
-        TYPED_ARRAY, BYTE_ARRAY_ODD, OFF_HEAP
+        /** At element 3 of an array of the element type: both operands there run the array loop directly. */
+        TYPED_ARRAY,
+        /** At element 5: with the other operand at 3, staged. */
+        TYPED_ARRAY_AT_5,
+        BYTE_ARRAY_ODD,
+        OFF_HEAP
     }
 
     @Test
@@ -181,10 +186,11 @@ class StagedKernelsTest
         switch (place)
         {
             case TYPED_ARRAY:
+            case TYPED_ARRAY_AT_5:
             {
                 final Class<?> arrayClass = elementArray(kind);
                 final int scale = UnsafeApi.arrayIndexScale(arrayClass);
-                final int skip = 3;
+                final int skip = place == Place.TYPED_ARRAY ? 3 : 5;
                 final Object array = java.lang.reflect.Array.newInstance(arrayClass.getComponentType(),
                     data.length / scale + skip + 2);
                 final long offset = UnsafeApi.arrayBaseOffset(arrayClass) + (long)skip * scale;
