@@ -349,6 +349,16 @@ final class Collectives
     static void reduceLocal(final Object inbuf, final Object inoutbuf, final int count, final Datatype type, final Op op)
     {
         final Reducer r = reducer(op, type, isArray(inoutbuf));
+        if (r instanceof KernelReducer && type.layout().isContiguous())
+        {
+            // A predefined op on contiguous data: the kernel runs on the caller's memory (on two
+            // arrays of the element type, the vectorised loop itself).
+            final int bytes = check(inbuf, 0, count, type);
+            check(inoutbuf, 0, count, type);
+            r.applyAt(Buffers.base(inbuf), Buffers.offset(inbuf), Buffers.base(inoutbuf), Buffers.offset(inoutbuf),
+                count, bytes);
+            return;
+        }
         final byte[] a = packed(inbuf, 0, count, type);
         final byte[] b = packed(inoutbuf, 0, count, type);
         r.apply(a, 0, b, 0, count);

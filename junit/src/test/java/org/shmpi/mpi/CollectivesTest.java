@@ -603,6 +603,76 @@ class CollectivesTest
     }
 
     /** A derived type (every other int) through bcast, allGather and a sum. */
+    /**
+     * reduceLocal with predefined ops: on two arrays (the kernel runs on them in place), an array
+     * slice against a direct buffer, a heap-buffer slice, and a strided derived type (packed); long
+     * enough to take the vectorised loops, element by element against a loop here.
+     */
+    @Test
+    void reduceLocalWithPredefinedOpsOnEveryKindOfMemory()
+    {
+        final int len = 1000;
+        final double[] in = new double[len + 3];
+        final double[] base = new double[len + 3];
+        final java.util.Random random = new java.util.Random(5 + MPI.COMM_WORLD.getRank());
+        for (int i = 0; i < in.length; i++)
+        {
+            in[i] = random.nextGaussian();
+            base[i] = random.nextGaussian();
+        }
+        final Op[] ops = {MPI.SUM, MPI.MAX, MPI.MIN, MPI.PROD};
+        for (final Op op : ops)
+        {
+            final double[] expected = base.clone();
+            for (int i = 0; i < len; i++)
+            {
+                final double x = in[i];
+                final double y = base[i];
+                expected[i] = op == MPI.SUM ? x + y : op == MPI.MAX ? Math.max(x, y) : op == MPI.MIN ? Math.min(x, y) : x * y;
+            }
+            final double[] arrays = base.clone();
+            Comm.reduceLocal(in, arrays, len, MPI.DOUBLE, op);
+            assertArrayEquals(expected, arrays, "arrays " + op);
+
+            final java.nio.DoubleBuffer direct = MPI.newDoubleBuffer(len);
+            direct.put(0, base, 0, len);
+            Comm.reduceLocal(in, direct, len, MPI.DOUBLE, op);
+            final double[] back = new double[len];
+            direct.get(0, back);
+            assertArrayEquals(java.util.Arrays.copyOf(expected, len), back, "array into direct buffer " + op);
+
+            // Slices: in from element 3, inout from element 3 (shifted copies of the same data).
+            final double[] shiftedIn = new double[len + 3];
+            final double[] shiftedOut = new double[len + 3];
+            System.arraycopy(in, 0, shiftedIn, 3, len);
+            System.arraycopy(base, 0, shiftedOut, 3, len);
+            Comm.reduceLocal(MPI.slice(shiftedIn, 3), MPI.slice(shiftedOut, 3), len, MPI.DOUBLE, op);
+            assertArrayEquals(java.util.Arrays.copyOf(expected, len), java.util.Arrays.copyOfRange(shiftedOut, 3, len + 3),
+                "slices " + op);
+            for (int i = 0; i < 3; i++)
+            {
+                assertEquals(0.0, shiftedOut[i], "before the slice " + op);
+            }
+
+            // Every other element: a derived type, so packed.
+            final Datatype everyOther = Datatype.createVector(len / 2, 1, 2, MPI.DOUBLE);
+            everyOther.commit();
+            final double[] strided = base.clone();
+            Comm.reduceLocal(in, strided, 1, everyOther, op);
+            for (int i = 0; i < len; i++)
+            {
+                assertEquals(i % 2 == 0 ? expected[i] : base[i], strided[i], "strided " + op + " element " + i);
+            }
+            everyOther.free();
+        }
+        final long[] lin = {5, 6, 7, 8, 9};
+        final long[] lout = {1, 2, 3, 4, 5};
+        Comm.reduceLocal(lin, lout, 5, MPI.LONG, MPI.BXOR);
+        assertArrayEquals(new long[] {5 ^ 1, 6 ^ 2, 7 ^ 3, 8 ^ 4, 9 ^ 5}, lout, "BXOR on long");
+        assertEquals(MPI.ERR_OP, assertThrows(MPIException.class,
+            () -> Comm.reduceLocal(in, base, len, MPI.DOUBLE, MPI.BXOR)).getErrorClass(), "BXOR on double");
+    }
+
     @Test
     void derivedDatatypes()
     {
