@@ -251,6 +251,12 @@ final class Collectives
         }
 
         @Override
+        public Class<?> elementArray()
+        {
+            return Reductions.arrayClass(kernel);
+        }
+
+        @Override
         public void apply(final byte[] in, final int inOffset, final byte[] inout, final int inoutOffset, final int items)
         {
             kernel.apply(in, BYTES + inOffset, inout, BYTES + inoutOffset, items * perItem);

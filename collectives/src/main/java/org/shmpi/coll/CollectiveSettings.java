@@ -54,12 +54,15 @@ public final class CollectiveSettings
     private final int chunkBytes;
     private final String hierarchy;
     private final int hierarchyRanks;
+    /** No {@code shmpi.coll.<op>.algorithm} is set: every operation takes {@link #all} (no map lookup per call). */
+    private final boolean uniform;
     /** Choices already read, by operation (the hot path reads no property). */
     private final java.util.concurrent.ConcurrentHashMap<String, String> byOp = new java.util.concurrent.ConcurrentHashMap<>();
 
     private CollectiveSettings()
     {
         all = choice(ALGORITHM_PROP_NAME, AUTO);
+        uniform = !anyPerOpChoice();
         final String bytes = value(DATA_BYTES_PROP_NAME);
         int b = ShmCollectiveDescriptor.DATA_BYTES_DEFAULT;
         if (bytes != null)
@@ -151,6 +154,10 @@ public final class CollectiveSettings
     /** The choice for {@code op} ({@code shmpi.coll.<op>.algorithm}, else the global one). */
     public String algorithm(final String op)
     {
+        if (uniform)
+        {
+            return all;
+        }
         return byOp.computeIfAbsent(op, o -> choice("shmpi.coll." + o + ".algorithm", all));
     }
 
@@ -190,6 +197,31 @@ public final class CollectiveSettings
             throw new IllegalArgumentException("bad " + name + ": " + v + " (auto, shm or p2p)");
         }
         return c;
+    }
+
+    /** Whether some {@code shmpi.coll.<op>.algorithm} property or {@code SHMPI_COLL_<OP>_ALGORITHM} variable is set. */
+    private static boolean anyPerOpChoice()
+    {
+        for (final String name : System.getProperties().stringPropertyNames())
+        {
+            if (isPerOpChoice(name.toLowerCase(Locale.ROOT).replace('_', '.')))
+            {
+                return true;
+            }
+        }
+        for (final String name : System.getenv().keySet())
+        {
+            if (isPerOpChoice(name.toLowerCase(Locale.ROOT).replace('_', '.')))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isPerOpChoice(final String dotted)
+    {
+        return dotted.startsWith("shmpi.coll.") && dotted.endsWith(".algorithm") && !dotted.equals(ALGORITHM_PROP_NAME);
     }
 
     private static String value(final String name)

@@ -23,6 +23,16 @@ public interface Reducer
      * {@link #apply} and copies the result back; predefined ops run their kernel on the
      * operands directly.
      */
+    /**
+     * The Java array class in which {@link #applyAt} runs a vectorised loop when both operands
+     * are such arrays at the same index ({@code double[]} for a predefined op on doubles), or
+     * null when it has no such loop. {@link ScratchFold} then folds in arrays of this class.
+     */
+    default Class<?> elementArray()
+    {
+        return null;
+    }
+
     default void applyAt(final Object inBase, final long inOffset, final Object inoutBase, final long inoutOffset,
         final int items, final int bytes)
     {

@@ -182,6 +182,15 @@ public final class Reductions
         return k instanceof Staged ? ((Staged)k).scalar : k;
     }
 
+    /**
+     * The Java array class on which {@code kernel} runs a vectorised loop when both operands are
+     * such arrays at the same index (e.g. {@code double[]}), or null when it has none.
+     */
+    public static Class<?> arrayClass(final Kernel kernel)
+    {
+        return kernel instanceof Staged ? ((Staged)kernel).arrayClass : null;
+    }
+
     /** The MPI name of {@code op}, e.g. {@code MPI_SUM}. */
     public static String name(final int op)
     {
