@@ -36,8 +36,10 @@ import org.shmpi.shm.segment.SegmentNames;
  * <li><b>bcast</b>: the root packs, the others copy out.</li>
  * <li><b>gather</b>, <b>allgather</b>: each member packs its piece; the root (or every member)
  *     copies all n out.</li>
- * <li><b>scatter</b>: the root packs one piece per member; <b>alltoall</b>: every member packs
- *     one piece per member, and each copies its own piece of every slot.</li>
+ * <li><b>scatter</b>: the root packs each member's chunk into that member's own slot (the one
+ *     case where a slot has another writer: nobody else uses it in a scatter), and each copies
+ *     its chunk out of its own slot; <b>alltoall</b>: every member packs one piece per member
+ *     into its slot, and each copies its own piece of every slot.</li>
  * </ul>
  * <p>Single copy: when the data a member contributes to a bcast, gather, allgather, scatter or
  * all-to-all lies contiguous in its shared-memory heap ({@code MPI.newXxxBuffer} with a
@@ -347,20 +349,25 @@ public final class ShmLargeCollectives implements AutoCloseable
                 return;
             }
         }
-        final int piece = piece();
-        for (long pos = 0, g = first; pos < bytes; pos += piece, g = ++rounds)
+        // The root packs each member's piece of the round into that member's own slot of the
+        // round's parity, a whole chunk each (no member writes its slot in a scatter, and
+        // awaitAllDone(g) means nobody still reads it), so the rounds number bytes / chunk,
+        // not n times as many; every member reads its own slot.
+        for (long pos = 0, g = first; pos < bytes; pos += chunkBytes, g = ++rounds)
         {
-            final int len = (int)Math.min(piece, bytes - pos);
+            final int len = (int)Math.min(chunkBytes, bytes - pos);
             if (me == root)
             {
                 if (g != first)
                 {
                     awaitAllDone(g);
                 }
-                final long slot = slot(me, g);
                 for (int r = 0; r < n; r++)
                 {
-                    send.packTo(r * bytes + pos, null, slot + (long)r * piece, len);
+                    if (r != me || recv != null)
+                    {
+                        send.packTo(r * bytes + pos, null, slot(r, g), len);
+                    }
                 }
                 store(ARRIVED_OFFSET, g);
             }
@@ -370,7 +377,7 @@ public final class ShmLargeCollectives implements AutoCloseable
             }
             if (recv != null)
             {
-                recv.unpackFrom(null, slot(root, g) + (long)me * piece, len, pos);
+                recv.unpackFrom(null, slot(me, g), len, pos);
             }
             store(DONE_OFFSET, g);
         }
@@ -428,7 +435,7 @@ public final class ShmLargeCollectives implements AutoCloseable
 
     // ------------------------------------------------------------------------------------------
 
-    /** Bytes per member in one round of scatter and all-to-all (n pieces share a slot), 128-byte aligned when it can be. */
+    /** Bytes per member in one round of all-to-all (n pieces share a slot), 128-byte aligned when it can be. */
     private int piece()
     {
         final int p = chunkBytes / n;
