@@ -38,8 +38,9 @@ import org.shmpi.shm.segment.SegmentNames;
  *     copies all n out.</li>
  * <li><b>scatter</b>: the root packs each member's chunk into that member's own slot (the one
  *     case where a slot has another writer: nobody else uses it in a scatter), and each copies
- *     its chunk out of its own slot; <b>alltoall</b>: every member packs one piece per member
- *     into its slot, and each copies its own piece of every slot.</li>
+ *     its chunk out of its own slot; <b>alltoall</b>: below a chunk per block every member packs
+ *     one piece per member into its slot, and each copies its own piece of every slot; from a
+ *     chunk on, pairwise phases into the receivers' own slots ({@link #alltoallPairwise}).</li>
  * </ul>
  * <p>Single copy: when the data a member contributes to a bcast, gather, allgather, scatter or
  * all-to-all lies contiguous in its shared-memory heap ({@code MPI.newXxxBuffer} with a
@@ -386,6 +387,11 @@ public final class ShmLargeCollectives implements AutoCloseable
     /** All-to-all of {@code bytes} per pair: block r of {@code send} to member r, block r of {@code recv} from it. */
     public void alltoall(final PackedData send, final PackedData recv, final long bytes)
     {
+        if (bytes >= chunkBytes)
+        {
+            alltoallPairwise(send, recv, bytes);
+            return;
+        }
         final int piece = piece();
         long g = 0;
         boolean direct = false;
@@ -413,6 +419,58 @@ public final class ShmLargeCollectives implements AutoCloseable
                 releaseSource();
             }
             store(DONE_OFFSET, g);
+        }
+        if (direct)
+        {
+            awaitAll(DONE_OFFSET, g);
+        }
+    }
+
+    /**
+     * All-to-all of blocks of at least a chunk: n phases; in phase i member s sends its block to
+     * member s + i and receives the block of member s - i (mod n), a chunk per round, packed
+     * straight into the receiver's own slot of the round's parity (or named in the sender's
+     * shared heap, then read in place). Each round waits on two members, not all: the sender
+     * for its receiver's {@code done} of two rounds before (the only reader of that slot then;
+     * the first two rounds wait for everyone, since an earlier operation may still read), the
+     * receiver for its sender's {@code arrived}. Oversubscribed members then need not all run in
+     * lock step. A sender that names its heap writes the same source words every round, so a
+     * reader of an earlier round never sees them change; it waits for every {@code done} at the
+     * end before its buffer may change.
+     */
+    private void alltoallPairwise(final PackedData send, final PackedData recv, final long bytes)
+    {
+        final long first = rounds + 1;
+        long g = 0;
+        boolean direct = false;
+        for (int i = 0; i < n; i++)
+        {
+            final int to = (me + i) % n;
+            final int from = (me - i + n) % n;
+            for (long pos = 0; pos < bytes; pos += chunkBytes)
+            {
+                final int len = (int)Math.min(chunkBytes, bytes - pos);
+                g = ++rounds;
+                if (g < first + 2)
+                {
+                    awaitAllDone(g);
+                }
+                else
+                {
+                    awaitRank(to, DONE_OFFSET, g - 2);
+                }
+                direct = publishSource(g, send, n * bytes);
+                if (!direct)
+                {
+                    send.packTo(to * bytes + pos, null, slot(to, g), len);
+                }
+                store(ARRIVED_OFFSET, g);
+                awaitRank(from, ARRIVED_OFFSET, g);
+                final long source = sourceAddress(from, g);
+                recv.unpackFrom(null, source >= 0 ? source + me * bytes + pos : slot(me, g), len, from * bytes + pos);
+                releaseSource();
+                store(DONE_OFFSET, g);
+            }
         }
         if (direct)
         {
