@@ -48,116 +48,125 @@ public final class Reductions
     private static final String[] NAMES = {"MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND",
         "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
 
-    private static final Kernel[][] KERNELS = new Kernel[COUNT][BasicKind.COUNT];
     /** The ops that have array loops, in the order {@link #stage} takes them. */
     private static final int[] STAGED_OPS = {MAX, MIN, SUM, PROD, BAND, BOR, BXOR};
 
-    static
+    /**
+     * The kernel table, built when a kernel is first asked for (not when the class is first used:
+     * {@link #name} serves {@code mpi.Op} constants before {@code MPI.Init} has checked that the
+     * JVM may use {@code Unsafe}, which building the staged kernels needs).
+     */
+    private static final class Table
     {
-        put(MAX, BasicKind.BYTE, Kernels::maxByte);
-        put(MIN, BasicKind.BYTE, Kernels::minByte);
-        put(SUM, BasicKind.BYTE, Kernels::sumByte);
-        put(PROD, BasicKind.BYTE, Kernels::prodByte);
-        put(BAND, BasicKind.BYTE, Kernels::bandByte);
-        put(BOR, BasicKind.BYTE, Kernels::borByte);
-        put(BXOR, BasicKind.BYTE, Kernels::bxorByte);
-        put(LAND, BasicKind.BYTE, Kernels::landByte);
-        put(LOR, BasicKind.BYTE, Kernels::lorByte);
-        put(LXOR, BasicKind.BYTE, Kernels::lxorByte);
-        put(MAX, BasicKind.CHAR, Kernels::maxChar);
-        put(MIN, BasicKind.CHAR, Kernels::minChar);
-        put(SUM, BasicKind.CHAR, Kernels::sumChar);
-        put(PROD, BasicKind.CHAR, Kernels::prodChar);
-        put(BAND, BasicKind.CHAR, Kernels::bandChar);
-        put(BOR, BasicKind.CHAR, Kernels::borChar);
-        put(BXOR, BasicKind.CHAR, Kernels::bxorChar);
-        put(LAND, BasicKind.CHAR, Kernels::landChar);
-        put(LOR, BasicKind.CHAR, Kernels::lorChar);
-        put(LXOR, BasicKind.CHAR, Kernels::lxorChar);
-        put(MAX, BasicKind.SHORT, Kernels::maxShort);
-        put(MIN, BasicKind.SHORT, Kernels::minShort);
-        put(SUM, BasicKind.SHORT, Kernels::sumShort);
-        put(PROD, BasicKind.SHORT, Kernels::prodShort);
-        put(BAND, BasicKind.SHORT, Kernels::bandShort);
-        put(BOR, BasicKind.SHORT, Kernels::borShort);
-        put(BXOR, BasicKind.SHORT, Kernels::bxorShort);
-        put(LAND, BasicKind.SHORT, Kernels::landShort);
-        put(LOR, BasicKind.SHORT, Kernels::lorShort);
-        put(LXOR, BasicKind.SHORT, Kernels::lxorShort);
-        put(MAX, BasicKind.INT, Kernels::maxInt);
-        put(MIN, BasicKind.INT, Kernels::minInt);
-        put(SUM, BasicKind.INT, Kernels::sumInt);
-        put(PROD, BasicKind.INT, Kernels::prodInt);
-        put(BAND, BasicKind.INT, Kernels::bandInt);
-        put(BOR, BasicKind.INT, Kernels::borInt);
-        put(BXOR, BasicKind.INT, Kernels::bxorInt);
-        put(LAND, BasicKind.INT, Kernels::landInt);
-        put(LOR, BasicKind.INT, Kernels::lorInt);
-        put(LXOR, BasicKind.INT, Kernels::lxorInt);
-        put(MAX, BasicKind.LONG, Kernels::maxLong);
-        put(MIN, BasicKind.LONG, Kernels::minLong);
-        put(SUM, BasicKind.LONG, Kernels::sumLong);
-        put(PROD, BasicKind.LONG, Kernels::prodLong);
-        put(BAND, BasicKind.LONG, Kernels::bandLong);
-        put(BOR, BasicKind.LONG, Kernels::borLong);
-        put(BXOR, BasicKind.LONG, Kernels::bxorLong);
-        put(LAND, BasicKind.LONG, Kernels::landLong);
-        put(LOR, BasicKind.LONG, Kernels::lorLong);
-        put(LXOR, BasicKind.LONG, Kernels::lxorLong);
-        put(MAX, BasicKind.FLOAT, Kernels::maxFloat);
-        put(MIN, BasicKind.FLOAT, Kernels::minFloat);
-        put(SUM, BasicKind.FLOAT, Kernels::sumFloat);
-        put(PROD, BasicKind.FLOAT, Kernels::prodFloat);
-        put(MAX, BasicKind.DOUBLE, Kernels::maxDouble);
-        put(MIN, BasicKind.DOUBLE, Kernels::minDouble);
-        put(SUM, BasicKind.DOUBLE, Kernels::sumDouble);
-        put(PROD, BasicKind.DOUBLE, Kernels::prodDouble);
-        put(LAND, BasicKind.BOOLEAN, Kernels::landBoolean);
-        put(LOR, BasicKind.BOOLEAN, Kernels::lorBoolean);
-        put(LXOR, BasicKind.BOOLEAN, Kernels::lxorBoolean);
-        put(MAXLOC, BasicKind.INT2, Kernels::maxlocInt2);
-        put(MINLOC, BasicKind.INT2, Kernels::minlocInt2);
-        put(MAXLOC, BasicKind.SHORT_INT, Kernels::maxlocShortInt);
-        put(MINLOC, BasicKind.SHORT_INT, Kernels::minlocShortInt);
-        put(MAXLOC, BasicKind.LONG_INT, Kernels::maxlocLongInt);
-        put(MINLOC, BasicKind.LONG_INT, Kernels::minlocLongInt);
-        put(MAXLOC, BasicKind.FLOAT_INT, Kernels::maxlocFloatInt);
-        put(MINLOC, BasicKind.FLOAT_INT, Kernels::minlocFloatInt);
-        put(MAXLOC, BasicKind.DOUBLE_INT, Kernels::maxlocDoubleInt);
-        put(MINLOC, BasicKind.DOUBLE_INT, Kernels::minlocDoubleInt);
-        put(SUM, BasicKind.FLOAT_COMPLEX, Kernels::sumFloatComplex);
-        put(PROD, BasicKind.FLOAT_COMPLEX, Kernels::prodFloatComplex);
-        put(SUM, BasicKind.DOUBLE_COMPLEX, Kernels::sumDoubleComplex);
-        put(PROD, BasicKind.DOUBLE_COMPLEX, Kernels::prodDoubleComplex);
-        stage(BasicKind.BYTE, byte[].class, 1, new Loop[] {ArrayKernels::maxByte, ArrayKernels::minByte,
-            ArrayKernels::sumByte, ArrayKernels::prodByte, ArrayKernels::bandByte, ArrayKernels::borByte,
-            ArrayKernels::bxorByte});
-        stage(BasicKind.CHAR, char[].class, 1, new Loop[] {ArrayKernels::maxChar, ArrayKernels::minChar,
-            ArrayKernels::sumChar, ArrayKernels::prodChar, ArrayKernels::bandChar, ArrayKernels::borChar,
-            ArrayKernels::bxorChar});
-        stage(BasicKind.SHORT, short[].class, 1, new Loop[] {ArrayKernels::maxShort, ArrayKernels::minShort,
-            ArrayKernels::sumShort, ArrayKernels::prodShort, ArrayKernels::bandShort, ArrayKernels::borShort,
-            ArrayKernels::bxorShort});
-        stage(BasicKind.INT, int[].class, 1, new Loop[] {ArrayKernels::maxInt, ArrayKernels::minInt,
-            ArrayKernels::sumInt, ArrayKernels::prodInt, ArrayKernels::bandInt, ArrayKernels::borInt,
-            ArrayKernels::bxorInt});
-        stage(BasicKind.LONG, long[].class, 1, new Loop[] {ArrayKernels::maxLong, ArrayKernels::minLong,
-            ArrayKernels::sumLong, ArrayKernels::prodLong, ArrayKernels::bandLong, ArrayKernels::borLong,
-            ArrayKernels::bxorLong});
-        stage(BasicKind.FLOAT, float[].class, 1, new Loop[] {ArrayKernels::maxFloat, ArrayKernels::minFloat,
-            ArrayKernels::sumFloat, ArrayKernels::prodFloat});
-        stage(BasicKind.DOUBLE, double[].class, 1, new Loop[] {ArrayKernels::maxDouble, ArrayKernels::minDouble,
-            ArrayKernels::sumDouble, ArrayKernels::prodDouble});
-        // A complex SUM adds real and imaginary parts alike: the float or double loop over 2n numbers.
-        stage(BasicKind.FLOAT_COMPLEX, float[].class, 2, new Loop[] {null, null, ArrayKernels::sumFloat});
-        stage(BasicKind.DOUBLE_COMPLEX, double[].class, 2, new Loop[] {null, null, ArrayKernels::sumDouble});
-        for (int kind = 1; kind < BasicKind.COUNT; kind++)
+        static final Kernel[][] KERNELS = new Kernel[COUNT][BasicKind.COUNT];
+
+        static
         {
-            final int size = BasicKind.size(kind);
-            KERNELS[REPLACE][kind] = (a, ao, b, bo, n) -> UnsafeApi.copyMemory(a, ao, b, bo, n * size);
-            KERNELS[NO_OP][kind] = (a, ao, b, bo, n) ->
+            put(MAX, BasicKind.BYTE, Kernels::maxByte);
+            put(MIN, BasicKind.BYTE, Kernels::minByte);
+            put(SUM, BasicKind.BYTE, Kernels::sumByte);
+            put(PROD, BasicKind.BYTE, Kernels::prodByte);
+            put(BAND, BasicKind.BYTE, Kernels::bandByte);
+            put(BOR, BasicKind.BYTE, Kernels::borByte);
+            put(BXOR, BasicKind.BYTE, Kernels::bxorByte);
+            put(LAND, BasicKind.BYTE, Kernels::landByte);
+            put(LOR, BasicKind.BYTE, Kernels::lorByte);
+            put(LXOR, BasicKind.BYTE, Kernels::lxorByte);
+            put(MAX, BasicKind.CHAR, Kernels::maxChar);
+            put(MIN, BasicKind.CHAR, Kernels::minChar);
+            put(SUM, BasicKind.CHAR, Kernels::sumChar);
+            put(PROD, BasicKind.CHAR, Kernels::prodChar);
+            put(BAND, BasicKind.CHAR, Kernels::bandChar);
+            put(BOR, BasicKind.CHAR, Kernels::borChar);
+            put(BXOR, BasicKind.CHAR, Kernels::bxorChar);
+            put(LAND, BasicKind.CHAR, Kernels::landChar);
+            put(LOR, BasicKind.CHAR, Kernels::lorChar);
+            put(LXOR, BasicKind.CHAR, Kernels::lxorChar);
+            put(MAX, BasicKind.SHORT, Kernels::maxShort);
+            put(MIN, BasicKind.SHORT, Kernels::minShort);
+            put(SUM, BasicKind.SHORT, Kernels::sumShort);
+            put(PROD, BasicKind.SHORT, Kernels::prodShort);
+            put(BAND, BasicKind.SHORT, Kernels::bandShort);
+            put(BOR, BasicKind.SHORT, Kernels::borShort);
+            put(BXOR, BasicKind.SHORT, Kernels::bxorShort);
+            put(LAND, BasicKind.SHORT, Kernels::landShort);
+            put(LOR, BasicKind.SHORT, Kernels::lorShort);
+            put(LXOR, BasicKind.SHORT, Kernels::lxorShort);
+            put(MAX, BasicKind.INT, Kernels::maxInt);
+            put(MIN, BasicKind.INT, Kernels::minInt);
+            put(SUM, BasicKind.INT, Kernels::sumInt);
+            put(PROD, BasicKind.INT, Kernels::prodInt);
+            put(BAND, BasicKind.INT, Kernels::bandInt);
+            put(BOR, BasicKind.INT, Kernels::borInt);
+            put(BXOR, BasicKind.INT, Kernels::bxorInt);
+            put(LAND, BasicKind.INT, Kernels::landInt);
+            put(LOR, BasicKind.INT, Kernels::lorInt);
+            put(LXOR, BasicKind.INT, Kernels::lxorInt);
+            put(MAX, BasicKind.LONG, Kernels::maxLong);
+            put(MIN, BasicKind.LONG, Kernels::minLong);
+            put(SUM, BasicKind.LONG, Kernels::sumLong);
+            put(PROD, BasicKind.LONG, Kernels::prodLong);
+            put(BAND, BasicKind.LONG, Kernels::bandLong);
+            put(BOR, BasicKind.LONG, Kernels::borLong);
+            put(BXOR, BasicKind.LONG, Kernels::bxorLong);
+            put(LAND, BasicKind.LONG, Kernels::landLong);
+            put(LOR, BasicKind.LONG, Kernels::lorLong);
+            put(LXOR, BasicKind.LONG, Kernels::lxorLong);
+            put(MAX, BasicKind.FLOAT, Kernels::maxFloat);
+            put(MIN, BasicKind.FLOAT, Kernels::minFloat);
+            put(SUM, BasicKind.FLOAT, Kernels::sumFloat);
+            put(PROD, BasicKind.FLOAT, Kernels::prodFloat);
+            put(MAX, BasicKind.DOUBLE, Kernels::maxDouble);
+            put(MIN, BasicKind.DOUBLE, Kernels::minDouble);
+            put(SUM, BasicKind.DOUBLE, Kernels::sumDouble);
+            put(PROD, BasicKind.DOUBLE, Kernels::prodDouble);
+            put(LAND, BasicKind.BOOLEAN, Kernels::landBoolean);
+            put(LOR, BasicKind.BOOLEAN, Kernels::lorBoolean);
+            put(LXOR, BasicKind.BOOLEAN, Kernels::lxorBoolean);
+            put(MAXLOC, BasicKind.INT2, Kernels::maxlocInt2);
+            put(MINLOC, BasicKind.INT2, Kernels::minlocInt2);
+            put(MAXLOC, BasicKind.SHORT_INT, Kernels::maxlocShortInt);
+            put(MINLOC, BasicKind.SHORT_INT, Kernels::minlocShortInt);
+            put(MAXLOC, BasicKind.LONG_INT, Kernels::maxlocLongInt);
+            put(MINLOC, BasicKind.LONG_INT, Kernels::minlocLongInt);
+            put(MAXLOC, BasicKind.FLOAT_INT, Kernels::maxlocFloatInt);
+            put(MINLOC, BasicKind.FLOAT_INT, Kernels::minlocFloatInt);
+            put(MAXLOC, BasicKind.DOUBLE_INT, Kernels::maxlocDoubleInt);
+            put(MINLOC, BasicKind.DOUBLE_INT, Kernels::minlocDoubleInt);
+            put(SUM, BasicKind.FLOAT_COMPLEX, Kernels::sumFloatComplex);
+            put(PROD, BasicKind.FLOAT_COMPLEX, Kernels::prodFloatComplex);
+            put(SUM, BasicKind.DOUBLE_COMPLEX, Kernels::sumDoubleComplex);
+            put(PROD, BasicKind.DOUBLE_COMPLEX, Kernels::prodDoubleComplex);
+            stage(BasicKind.BYTE, byte[].class, 1, new Loop[] {ArrayKernels::maxByte, ArrayKernels::minByte,
+                ArrayKernels::sumByte, ArrayKernels::prodByte, ArrayKernels::bandByte, ArrayKernels::borByte,
+                ArrayKernels::bxorByte});
+            stage(BasicKind.CHAR, char[].class, 1, new Loop[] {ArrayKernels::maxChar, ArrayKernels::minChar,
+                ArrayKernels::sumChar, ArrayKernels::prodChar, ArrayKernels::bandChar, ArrayKernels::borChar,
+                ArrayKernels::bxorChar});
+            stage(BasicKind.SHORT, short[].class, 1, new Loop[] {ArrayKernels::maxShort, ArrayKernels::minShort,
+                ArrayKernels::sumShort, ArrayKernels::prodShort, ArrayKernels::bandShort, ArrayKernels::borShort,
+                ArrayKernels::bxorShort});
+            stage(BasicKind.INT, int[].class, 1, new Loop[] {ArrayKernels::maxInt, ArrayKernels::minInt,
+                ArrayKernels::sumInt, ArrayKernels::prodInt, ArrayKernels::bandInt, ArrayKernels::borInt,
+                ArrayKernels::bxorInt});
+            stage(BasicKind.LONG, long[].class, 1, new Loop[] {ArrayKernels::maxLong, ArrayKernels::minLong,
+                ArrayKernels::sumLong, ArrayKernels::prodLong, ArrayKernels::bandLong, ArrayKernels::borLong,
+                ArrayKernels::bxorLong});
+            stage(BasicKind.FLOAT, float[].class, 1, new Loop[] {ArrayKernels::maxFloat, ArrayKernels::minFloat,
+                ArrayKernels::sumFloat, ArrayKernels::prodFloat});
+            stage(BasicKind.DOUBLE, double[].class, 1, new Loop[] {ArrayKernels::maxDouble, ArrayKernels::minDouble,
+                ArrayKernels::sumDouble, ArrayKernels::prodDouble});
+            // A complex SUM adds real and imaginary parts alike: the float or double loop over 2n numbers.
+            stage(BasicKind.FLOAT_COMPLEX, float[].class, 2, new Loop[] {null, null, ArrayKernels::sumFloat});
+            stage(BasicKind.DOUBLE_COMPLEX, double[].class, 2, new Loop[] {null, null, ArrayKernels::sumDouble});
+            for (int kind = 1; kind < BasicKind.COUNT; kind++)
             {
-            };
+                final int size = BasicKind.size(kind);
+                Table.KERNELS[REPLACE][kind] = (a, ao, b, bo, n) -> UnsafeApi.copyMemory(a, ao, b, bo, n * size);
+                Table.KERNELS[NO_OP][kind] = (a, ao, b, bo, n) ->
+                {
+                };
+            }
         }
     }
 
@@ -172,7 +181,7 @@ public final class Reductions
         {
             return null;
         }
-        return KERNELS[op][kind];
+        return Table.KERNELS[op][kind];
     }
 
     /** The element-by-element kernel of {@code op} on {@code kind}, without staging: what the staged ones must equal. */
@@ -199,7 +208,7 @@ public final class Reductions
 
     private static void put(final int op, final int kind, final Kernel k)
     {
-        KERNELS[op][kind] = k;
+        Table.KERNELS[op][kind] = k;
     }
 
     /**
@@ -214,7 +223,8 @@ public final class Reductions
             if (loops[op] != null)
             {
                 final int code = STAGED_OPS[op];
-                KERNELS[code][kind] = new Staged(KERNELS[code][kind], loops[op], arrayClass, numbersPerElement);
+                Table.KERNELS[code][kind] =
+                    new Staged(Table.KERNELS[code][kind], loops[op], arrayClass, numbersPerElement);
             }
         }
     }
