@@ -838,7 +838,7 @@ final class Collectives
         {
             check(recvbuf, 0, count, type);
         }
-        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes() ?
+        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes(comm.getSize()) ?
             comm.shmLargeFor("reduce", sent) : null;
         if (large != null)
         {
@@ -896,7 +896,7 @@ final class Collectives
         {
             check(recvbuf, 0, count, type);
         }
-        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes() ?
+        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes(comm.getSize()) ?
             comm.shmLargeFor("allreduce", sent) : null;
         if (large != null)
         {
@@ -963,7 +963,7 @@ final class Collectives
         {
             // Shared memory: an allreduce of which this member keeps its block (the same bits:
             // one reduction order).
-            final ShmLargeCollectives large = type.size <= CollectiveSettings.current().chunkBytes() ?
+            final ShmLargeCollectives large = type.size <= CollectiveSettings.current().chunkBytes(comm.getSize()) ?
                 comm.shmLargeFor("reducescatter", data.length) : null;
             if (large != null)
             {

@@ -1855,7 +1855,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 return null;
             }
             s = org.shmpi.coll.ShmLargeCollectives.attachOrNull(engine(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.current().chunkBytes(),
+                org.shmpi.coll.CollectiveSettings.current().chunkBytes(members.length),
                 org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
             shmLarge = s;
             shmLargeUnavailable = s == null;

@@ -16,7 +16,9 @@ import java.util.Locale;
  * {@code shmpi.coll.shm.data.bytes}, the data slot per member (default 8192, a multiple of 128):
  * messages up to it take the small-message algorithms ({@link ShmCollectives}), larger ones the
  * pipelined large-message algorithms ({@link ShmLargeCollectives}) in rounds of
- * {@code shmpi.coll.shm.chunk.bytes} (default 65536) per member; and
+ * {@code shmpi.coll.shm.chunk.bytes} per member (default: 256 KiB up to 16 members, less above so
+ * that a communicator's slots stay within 8 MiB, at least 64 KiB:
+ * {@link ShmLargeDescriptor#defaultChunkBytes}); and
  * {@code shmpi.coll.shm.hierarchy}, whether the shared-memory barrier, allreduce, reduce and
  * bcast run in stages by NUMA node (or L3 domain): {@code auto} (the default: when the members
  * span two or more groups and number at least {@code shmpi.coll.shm.hierarchy.ranks}, default
@@ -51,6 +53,7 @@ public final class CollectiveSettings
 
     private final String all;
     private final int dataBytes;
+    /** The chunk set by {@value #CHUNK_BYTES_PROP_NAME}; -1: the default by rank count. */
     private final int chunkBytes;
     private final String hierarchy;
     private final int hierarchyRanks;
@@ -79,7 +82,7 @@ public final class CollectiveSettings
         }
         dataBytes = b;
         final String chunk = value(CHUNK_BYTES_PROP_NAME);
-        int c = ShmLargeDescriptor.CHUNK_BYTES_DEFAULT;
+        int c = -1;
         if (chunk != null)
         {
             try
@@ -130,9 +133,14 @@ public final class CollectiveSettings
         return dataBytes;
     }
 
-    public int chunkBytes()
+    /**
+     * Bytes per member and round of the large-message collectives on a communicator of
+     * {@code ranks} members: {@value #CHUNK_BYTES_PROP_NAME} when set, else
+     * {@link ShmLargeDescriptor#defaultChunkBytes} (alike on every member).
+     */
+    public int chunkBytes(final int ranks)
     {
-        return chunkBytes;
+        return chunkBytes > 0 ? chunkBytes : ShmLargeDescriptor.defaultChunkBytes(ranks);
     }
 
     /** {@code auto}, {@code on} or {@code off}: {@value #HIERARCHY_PROP_NAME}. */

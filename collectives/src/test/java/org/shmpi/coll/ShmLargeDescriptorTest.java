@@ -40,6 +40,24 @@ class ShmLargeDescriptorTest
     }
 
     @Test
+    void theDefaultChunkShrinksWithTheMembersWithinItsBounds()
+    {
+        assertEquals(256 * 1024, defaultChunkBytes(2));
+        assertEquals(256 * 1024, defaultChunkBytes(16));
+        assertEquals(128 * 1024, defaultChunkBytes(32));
+        assertEquals(64 * 1024, defaultChunkBytes(64));
+        assertEquals(64 * 1024, defaultChunkBytes(1024));
+        for (int n = 1; n <= 300; n++)
+        {
+            final int c = defaultChunkBytes(n);
+            assertEquals(0, c % LINE, "n " + n);
+            assertTrue(c >= CHUNK_BYTES_DEFAULT && c <= CHUNK_BYTES_DEFAULT_MAX, "n " + n + ": " + c);
+            assertTrue(n <= 64 ? 2L * n * c <= SLOTS_BUDGET_DEFAULT : c == CHUNK_BYTES_DEFAULT, "n " + n + ": " + c);
+            checkChunkBytes(c);
+        }
+    }
+
+    @Test
     void badChunkSizesAreRefused()
     {
         assertThrows(IllegalArgumentException.class, () -> stride(4000));
