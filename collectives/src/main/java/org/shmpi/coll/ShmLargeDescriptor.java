@@ -81,8 +81,8 @@ public final class ShmLargeDescriptor
      * The default chunk for {@code ranks} members: {@link #CHUNK_BYTES_DEFAULT_MAX} up to 16
      * members, then what keeps their 2 slots each within {@link #SLOTS_BUDGET_DEFAULT}, never
      * below {@link #CHUNK_BYTES_DEFAULT}; a multiple of {@link #LINE}. Measured: 1 MiB
-     * collectives at np 4 and 8 ran 1.1-2.6x faster with 256 KiB chunks than with 64 KiB
-     * (docs/PERFORMANCE.md), and no slower at np 2.
+     * collectives at np 4 and 8 ran up to 2.6x faster with 256 KiB chunks than with 64 KiB
+     * (scatter at np 8 alike), and no slower at np 2 (docs/PERFORMANCE.md).
      */
     public static int defaultChunkBytes(final int ranks)
     {
