@@ -274,7 +274,7 @@ final class Collectives
     {
         final int base = type.id;
         final int baseSize = BasicKind.size(base);
-        final Class<?> arrayType = primitiveArray(base);
+        final Class<?> arrayType = BasicKind.primitiveArray(base);
         final boolean useArrays = arrays && arrayType != null;
         return (in, inOffset, inout, inoutOffset, items) ->
         {
@@ -327,23 +327,6 @@ final class Collectives
         final ByteBuffer a = ByteBuffer.wrap(in, inOffset, bytes).slice().order(ByteOrder.nativeOrder());
         final ByteBuffer b = ByteBuffer.wrap(inout, inoutOffset, bytes).slice().order(ByteOrder.nativeOrder());
         f.call(a, b, items, type);
-    }
-
-    /** The Java array class of a basic kind's elements, or null for the pair and complex kinds. */
-    private static Class<?> primitiveArray(final int kind)
-    {
-        switch (kind)
-        {
-            case BasicKind.BYTE: return byte[].class;
-            case BasicKind.CHAR: return char[].class;
-            case BasicKind.SHORT: return short[].class;
-            case BasicKind.BOOLEAN: return boolean[].class;
-            case BasicKind.INT: return int[].class;
-            case BasicKind.LONG: return long[].class;
-            case BasicKind.FLOAT: return float[].class;
-            case BasicKind.DOUBLE: return double[].class;
-            default: return null;
-        }
     }
 
     static boolean isArray(final Object buf)

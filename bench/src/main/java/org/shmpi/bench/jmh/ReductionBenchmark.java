@@ -141,20 +141,12 @@ public class ReductionBenchmark
          */
         private static Class<?> elementArray(final int kind)
         {
-            switch (kind)
+            if (kind == BasicKind.FLOAT_COMPLEX || kind == BasicKind.DOUBLE_COMPLEX)
             {
-                case BasicKind.BYTE: return byte[].class;
-                case BasicKind.BOOLEAN: return boolean[].class;
-                case BasicKind.CHAR: return char[].class;
-                case BasicKind.SHORT: return short[].class;
-                case BasicKind.INT: return int[].class;
-                case BasicKind.LONG: return long[].class;
-                case BasicKind.FLOAT:
-                case BasicKind.FLOAT_COMPLEX: return float[].class;
-                case BasicKind.DOUBLE:
-                case BasicKind.DOUBLE_COMPLEX: return double[].class;
-                default: return byte[].class;
+                return kind == BasicKind.FLOAT_COMPLEX ? float[].class : double[].class;
             }
+            final Class<?> array = BasicKind.primitiveArray(kind);
+            return array != null ? array : byte[].class;
         }
 
         /** Fills n elements of {@code kind} with values that stay normal numbers under repeated ops. */

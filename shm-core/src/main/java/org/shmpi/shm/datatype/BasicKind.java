@@ -45,6 +45,27 @@ public final class BasicKind
         return SIZES[kind];
     }
 
+    /**
+     * The Java array class that holds elements of {@code kind} one per array element
+     * ({@code byte[]} for BYTE, ..., {@code double[]} for DOUBLE, {@code boolean[]} for BOOLEAN),
+     * or null for the pair, complex and PACKED kinds.
+     */
+    public static Class<?> primitiveArray(final int kind)
+    {
+        switch (kind)
+        {
+            case BYTE: return byte[].class;
+            case CHAR: return char[].class;
+            case SHORT: return short[].class;
+            case BOOLEAN: return boolean[].class;
+            case INT: return int[].class;
+            case LONG: return long[].class;
+            case FLOAT: return float[].class;
+            case DOUBLE: return double[].class;
+            default: return null;
+        }
+    }
+
     /** Whether {@code kind} is a (value, index) pair, for {@code MINLOC}/{@code MAXLOC}. */
     public static boolean isPair(final int kind)
     {

@@ -229,17 +229,11 @@ class StagedKernelsTest
 
     private static Class<?> elementArray(final int kind)
     {
-        switch (kind)
+        if (kind == BasicKind.FLOAT_COMPLEX || kind == BasicKind.DOUBLE_COMPLEX)
         {
-            case BasicKind.BYTE: return byte[].class;
-            case BasicKind.CHAR: return char[].class;
-            case BasicKind.SHORT: return short[].class;
-            case BasicKind.INT: return int[].class;
-            case BasicKind.LONG: return long[].class;
-            case BasicKind.FLOAT:
-            case BasicKind.FLOAT_COMPLEX: return float[].class;
-            default: return double[].class;
+            return kind == BasicKind.FLOAT_COMPLEX ? float[].class : double[].class;
         }
+        return BasicKind.primitiveArray(kind);
     }
 
     /** Random elements; floating-point ones include NaN, infinities and both zeros, which MAX and MIN treat specially. */
