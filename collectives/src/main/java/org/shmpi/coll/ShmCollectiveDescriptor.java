@@ -15,8 +15,8 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *          groups (int, 0: flat),
  *          gather bytes (int, 0: flat)
  *   128    block of rank 0:
- *            +0    flag line, parity 0: seq (long) | 56 bytes of payload
- *            +128  flag line, parity 1: seq (long) | 56 bytes of payload
+ *            +0    flag line, parity 0: seq (long) | 48 bytes of payload | finished (long)
+ *            +128  flag line, parity 1: seq (long) | 48 bytes of payload | finished (long)
  *            +256  done, parity 0 (long)       rank 0         writers of the next
  *            +264  done, parity 1 (long)                        operation with this parity
  *            +384  data slot, parity 0 (data bytes)
@@ -26,7 +26,7 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *          leader block of group 0 (its leader: the lowest rank in it):
  *            +0    gather line, parity 0: seq (long)   leader    the other leaders
  *            +128  gather line, parity 1
- *            +256  release line, parity 0: seq (long) | 56 bytes of payload
+ *            +256  release line, parity 0: seq (long) | 48 bytes of payload
  *                                                    leader    its group's members
  *            +384  release line, parity 1
  *            +512  gather area, parity 0 (gather bytes)   leader    the other leaders
@@ -48,7 +48,12 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  * k, a writer makes sure the readers of what it overwrites have stored {@code done >= k - 2} in
  * their done word of parity p: the flat algorithms wait for every member's, the hierarchical
  * ones only for those that read it (the leaders, its own group or its own leader) unless the
- * writer knows it already. The flat barrier, too, waits for every member's before it stores its
+ * writer knows it already. A flag line also carries, in its last word, how far its writer had
+ * finished when it stored the seq ({@code finished = j}: every operation up to j finished, so
+ * both done words are at least what they would show for j); a member that has read every
+ * member's flag line of an operation knows the smallest such j and skips the done words
+ * of any later wait that it already answers. A stale finished word is still true, so it needs
+ * no ordering beyond the seq's release. The flat barrier, too, waits for every member's before it stores its
  * seq, because a nonblocking operation k - 2 may not have published yet. A hierarchical
  * communicator runs no nonblocking operations here ({@link ShmCollectives#hierarchical}): its
  * operations are blocking and in order, so seq words only grow and storing one needs no wait.
@@ -78,7 +83,9 @@ public final class ShmCollectiveDescriptor
     /** Offset of the payload within a flag line (and a release line), after the seq word. */
     public static final int INLINE_OFFSET = 8;
     /** Bytes of payload a flag line (and a release line) carries. */
-    public static final int INLINE_PAYLOAD = CACHE_LINE_LENGTH - INLINE_OFFSET;
+    public static final int INLINE_PAYLOAD = CACHE_LINE_LENGTH - INLINE_OFFSET - 8;
+    /** Offset within a flag line of its writer's finished word (long), after the payload. */
+    public static final int FINISHED_OFFSET = CACHE_LINE_LENGTH - 8;
     /** Offset in a block of the done word of parity 0; parity 1's is 8 bytes further. */
     public static final int DONE_OFFSET = 2 * LINE;
     /** Offset in a block of the data slot of parity 0; parity 1's follows it. */

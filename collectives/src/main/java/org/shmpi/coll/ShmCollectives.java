@@ -2,6 +2,7 @@ package org.shmpi.coll;
 
 import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_OFFSET;
 import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
+import static org.shmpi.coll.ShmCollectiveDescriptor.FINISHED_OFFSET;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +59,15 @@ public final class ShmCollectives implements AutoCloseable
     private int pendingSteps;
     /** Operations run so far; operation k uses parity {@code k & 1}. */
     private long ops;
+    /** The blocking operation under way (0: none); steps of earlier ones may finish meanwhile. */
+    private long blockingOp;
+    /** Every operation up to this one is finished here: the finished word this member publishes. */
+    private long finishedThrough;
+    /**
+     * Every member has finished every operation up to this one, as read from the finished words
+     * of the flag lines of an operation this member saw all members arrive at.
+     */
+    private long knownFinished;
     /** Scratch of {@link #fold} (every member's contribution). */
     private final ScratchFold scratch = new ScratchFold();
 
@@ -315,7 +325,7 @@ public final class ShmCollectives implements AutoCloseable
     /** Barrier: each member announces its arrival and waits for all the others'. */
     public void barrier()
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         if (hierarchy != null)
         {
             // No wait for operation k - 2 here: every operation of a hierarchical communicator
@@ -332,7 +342,7 @@ public final class ShmCollectives implements AutoCloseable
         {
             awaitAllDone(k);
         }
-        buffer.putLongRelease(flag(me, k), k);
+        arrive(k);
         wakeAll();
         awaitAllArrived(k);
         finish(k);
@@ -345,7 +355,7 @@ public final class ShmCollectives implements AutoCloseable
     public void allreduce(final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         if (hierarchy != null)
         {
             hierarchy.allreduce(k, data, bytes, items, reducer, out);
@@ -364,7 +374,7 @@ public final class ShmCollectives implements AutoCloseable
     public void reduce(final int root, final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         if (hierarchy != null)
         {
             hierarchy.reduce(k, root, data, bytes, items, reducer, out);
@@ -388,7 +398,7 @@ public final class ShmCollectives implements AutoCloseable
     /** Broadcast of {@code bytes} bytes of {@code buf} from {@code root}. */
     public void bcast(final int root, final byte[] buf, final int bytes)
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         if (hierarchy != null)
         {
             hierarchy.bcast(k, root, buf, bytes);
@@ -415,7 +425,7 @@ public final class ShmCollectives implements AutoCloseable
     /** Allgather of {@code bytes} per member: member r's block lands at {@code out[r * bytes]}. */
     public void allgather(final byte[] block, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         flatOperation(k);
         awaitAllDone(k);
         publish(k, block, bytes);
@@ -428,7 +438,7 @@ public final class ShmCollectives implements AutoCloseable
     /** Gather of {@code bytes} per member to {@code root}: member r's block at {@code out[r * bytes]} there. */
     public void gather(final int root, final byte[] block, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         flatOperation(k);
         awaitAllDone(k);
         publish(k, block, bytes);
@@ -443,7 +453,7 @@ public final class ShmCollectives implements AutoCloseable
     /** Scatter from {@code root} of {@code all} ({@code bytes} per member, in rank order) into {@code out}. */
     public void scatter(final int root, final byte[] all, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         flatOperation(k);
         final int total = n * bytes;
         if (me == root)
@@ -467,7 +477,7 @@ public final class ShmCollectives implements AutoCloseable
     /** All-to-all of {@code bytes} per pair: block r of {@code send} goes to member r, block r of {@code out} comes from it. */
     public void alltoall(final byte[] send, final int bytes, final byte[] out)
     {
-        final long k = ++ops;
+        final long k = blockingOperation();
         flatOperation(k);
         final int total = n * bytes;
         awaitAllDone(k);
@@ -506,7 +516,7 @@ public final class ShmCollectives implements AutoCloseable
             @Override
             public Schedule.Step first()
             {
-                if (writesFlag && k > 2)
+                if (writesFlag && k > 2 && knownFinished < k - 2)
                 {
                     return s ->
                     {
@@ -543,9 +553,20 @@ public final class ShmCollectives implements AutoCloseable
                 }
                 finish(k);
                 pendingSteps--;
+                if (pendingSteps == 0 && blockingOp == 0)
+                {
+                    finishedThrough = ops;
+                }
                 return done(s);
             }
         };
+    }
+
+    /** The number of the next operation, run blocking now. */
+    private long blockingOperation()
+    {
+        blockingOp = ops + 1;
+        return ++ops;
     }
 
     /** The number of the next operation, made as steps: refused when {@link #hierarchical}. */
@@ -563,7 +584,7 @@ public final class ShmCollectives implements AutoCloseable
     public Collective barrierSteps()
     {
         final long k = stepsOperation();
-        return steps(k, true, () -> buffer.putLongRelease(flag(me, k), k), EVERYONE, null);
+        return steps(k, true, () -> arrive(k), EVERYONE, null);
     }
 
     /** {@link #allreduce} as steps. */
@@ -684,8 +705,33 @@ public final class ShmCollectives implements AutoCloseable
                 dataBytes);
         }
         buffer.putBytes(payload(me, k, bytes), data, 0, bytes);
-        // Release: a member that sees seq = k sees the payload.
-        buffer.putLongRelease(flag(me, k), k);
+        arrive(k);
+    }
+
+    /** Stores this member's finished word and seq = k in its flag line of operation k. */
+    private void arrive(final long k)
+    {
+        final int flag = flag(me, k);
+        buffer.putLong(flag + FINISHED_OFFSET, finishedThrough);
+        // Release: a member that sees seq = k sees the payload and the finished word.
+        buffer.putLongRelease(flag, k);
+    }
+
+    /**
+     * After every member's seq of operation k was seen: the smallest finished word of their
+     * flag lines is an operation every member has finished.
+     */
+    private void learnFinished(final long k)
+    {
+        long least = Long.MAX_VALUE;
+        for (int r = 0; r < n; r++)
+        {
+            least = Math.min(least, buffer.getLong(flag(r, k) + FINISHED_OFFSET));
+        }
+        if (least > knownFinished)
+        {
+            knownFinished = least;
+        }
     }
 
     private void copyOut(final int rank, final long k, final byte[] into, final int offset, final int bytes)
@@ -740,6 +786,14 @@ public final class ShmCollectives implements AutoCloseable
     private void finish(final long k)
     {
         buffer.putLongRelease(block(me) + ShmCollectiveDescriptor.doneOffset(k), k);
+        if (k == blockingOp)
+        {
+            blockingOp = 0;
+            if (pendingSteps == 0)
+            {
+                finishedThrough = k;
+            }
+        }
         wakeAll();
     }
 
@@ -755,7 +809,7 @@ public final class ShmCollectives implements AutoCloseable
     /** Before writing the parity of operation k: the operation two before is finished everywhere. */
     private void awaitAllDone(final long k)
     {
-        if (k <= 2)
+        if (k <= 2 || knownFinished >= k - 2)
         {
             return;
         }
@@ -775,6 +829,7 @@ public final class ShmCollectives implements AutoCloseable
                 return false;
             }
         }
+        learnFinished(k);
         return true;
     }
 
@@ -792,15 +847,7 @@ public final class ShmCollectives implements AutoCloseable
 
     private boolean allArrived()
     {
-        final long k = waitFor;
-        for (int r = 0; r < n; r++)
-        {
-            if (buffer.getLongVolatile(flag(r, k)) < k)
-            {
-                return false;
-            }
-        }
-        return true;
+        return allArrivedAt(waitFor);
     }
 
     private boolean rankArrived()

@@ -30,7 +30,8 @@ class ShmCollectiveDescriptorTest
         assertEquals(0, flagOffset(0));
         assertEquals(128, flagOffset(1));
         assertEquals(8, INLINE_OFFSET);
-        assertEquals(56, INLINE_PAYLOAD);
+        assertEquals(48, INLINE_PAYLOAD);
+        assertEquals(56, FINISHED_OFFSET);
         assertEquals(256, DONE_OFFSET);
         assertEquals(256, doneOffset(0));
         assertEquals(264, doneOffset(1));
@@ -54,19 +55,20 @@ class ShmCollectiveDescriptorTest
         assertEquals(256, releaseOffset(0));
         assertEquals(384, releaseOffset(1));
         assertEquals(512, LEADER_DATA_OFFSET);
-        // Groups of up to 5 members: 5 x 56 = 280 bytes, padded to 384.
-        assertEquals(384, gatherBytes(5));
+        // Groups of up to 5 members: 5 x 48 = 240 bytes, padded to 256; of 6, 288 padded to 384.
+        assertEquals(256, gatherBytes(5));
+        assertEquals(384, gatherBytes(6));
         assertEquals(128, gatherBytes(1));
         assertEquals(128, gatherBytes(2));
         assertEquals(256, gatherBytes(3));
-        assertEquals(256 * 56, gatherBytes(256));
+        assertEquals(256 * 48, gatherBytes(256));
         assertEquals(512, gatherAreaOffset(0, 384));
         assertEquals(512 + 384, gatherAreaOffset(1, 384));
         assertEquals(512 + 2 * 384, resultOffset(0, 384, 1024));
         assertEquals(512 + 2 * 384 + 1024, resultOffset(1, 384, 1024));
         assertEquals(512 + 2 * 384 + 2 * 1024, leaderStride(1024, 384));
 
-        // 9 ranks in 3 groups of at most 5, data slots of 1024: member blocks, leader blocks, map.
+        // 9 ranks in 3 groups of at most 6 (gather areas of 384 bytes), data slots of 1024: member blocks, leader blocks, map.
         final long blocks = 128 + 9L * (384 + 2 * 1024);
         final long leader = 512 + 2 * 384 + 2 * 1024;
         assertEquals(blocks, leaderOffset(0, 9, 1024, 384));
@@ -130,7 +132,8 @@ class ShmCollectiveDescriptorTest
             assertEquals(0, (SegmentHeaderDescriptor.HEADER_LENGTH + leaderOffset(1, 5, 1024, gatherBytes(g))) % LINE,
                 "leader blocks start on a 128-byte boundary");
         }
-        assertTrue(INLINE_OFFSET + INLINE_PAYLOAD <= 64, "the inline payload shares the seq word's cache line");
+        assertTrue(INLINE_OFFSET + INLINE_PAYLOAD <= FINISHED_OFFSET, "the payload ends before the finished word");
+        assertTrue(FINISHED_OFFSET + 8 <= 64, "the inline payload and the finished word share the seq word's cache line");
         assertEquals(0, (SegmentHeaderDescriptor.HEADER_LENGTH + BLOCKS_OFFSET) % LINE, "blocks start on a 128-byte boundary");
         assertEquals(0, stride(128) % LINE);
     }

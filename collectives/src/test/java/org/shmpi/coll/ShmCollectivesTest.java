@@ -406,7 +406,9 @@ class ShmCollectivesTest
                 world[r] = r;
             }
             final Members attaching = new Members(engine, world, me, CONTEXT + 1, 1);
-            final ShmCollectives shm = ShmCollectives.attach(engine, world, me, CONTEXT, 1024, () ->
+            final FinishedWordCheck[] check = new FinishedWordCheck[1];
+            final ShmCollectives shm = ShmCollectives.attach(engine, world, me, CONTEXT, 1024, null, segment ->
+                check[0] = new FinishedWordCheck(segment, me, 1024), () ->
                 new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
             final Random random = new Random(5);
             for (int k = 0; k < 150; k++)
@@ -444,7 +446,55 @@ class ShmCollectivesTest
                 }
             }
             shm.close();
+            assertEquals(null, check[0].violation, "a finished word claimed an unfinished operation");
+            assertTrue(check[0].published > 150, "finished words published: " + check[0].published);
         });
+    }
+
+    /**
+     * A member's view of the segment that checks every finished word it publishes in a flag line
+     * against the done words it has stored: {@code finished = j} must come after operations 1..j
+     * all stored done (with nonblocking operations finishing out of order, the largest finished
+     * operation is not enough).
+     */
+    private static final class FinishedWordCheck extends org.agrona.concurrent.UnsafeBuffer
+    {
+        private final int block;
+        private final java.util.BitSet done = new java.util.BitSet();
+        volatile String violation;
+        int published;
+
+        FinishedWordCheck(final org.agrona.concurrent.AtomicBuffer segment, final int me, final int dataBytes)
+        {
+            super(segment.addressOffset(), segment.capacity());
+            this.block = (int)ShmCollectiveDescriptor.blockOffset(me, dataBytes);
+        }
+
+        @Override
+        public synchronized void putLongRelease(final int index, final long value)
+        {
+            if (index == block + ShmCollectiveDescriptor.doneOffset(0) || index == block + ShmCollectiveDescriptor.doneOffset(1))
+            {
+                done.set((int)value);
+            }
+            super.putLongRelease(index, value);
+        }
+
+        @Override
+        public synchronized void putLong(final int index, final long value)
+        {
+            if (index == block + ShmCollectiveDescriptor.flagOffset(0) + ShmCollectiveDescriptor.FINISHED_OFFSET ||
+                index == block + ShmCollectiveDescriptor.flagOffset(1) + ShmCollectiveDescriptor.FINISHED_OFFSET)
+            {
+                published++;
+                final int firstUndone = done.nextClearBit(1);
+                if (value >= firstUndone && violation == null)
+                {
+                    violation = "finished=" + value + " published while operation " + firstUndone + " had not stored done";
+                }
+            }
+            super.putLong(index, value);
+        }
     }
 
     /** Items are doubles: inout = in + inout. */
