@@ -239,6 +239,16 @@ public final class ProgressEngine
      * rank after publishing ({@code PointToPointEngine.wakeRank}): the condition is re-checked
      * after the sleep is announced, so such a wake-up is never lost.
      */
+    /**
+     * How many times {@link #awaitShared} reads its condition alone before its duty-cycle loop:
+     * 0 when the ranks outnumber the cores. A caller that spins on a condition of its own first
+     * (to do something once it holds or once it stops spinning) spins as long.
+     */
+    public int sharedSpins()
+    {
+        return sharedSpins;
+    }
+
     public void awaitShared(final BooleanSupplier condition, final int call)
     {
         // A shared flag usually flips within a cache-line transfer or two of the peer's write:
