@@ -36,10 +36,11 @@ public final class CollectiveSettings
     public static final String HIERARCHY_RANKS_PROP_NAME = "shmpi.coll.shm.hierarchy.ranks";
     /**
      * Members from which {@code auto} goes hierarchical, from the cost model of
-     * docs/collectives.md (not measured: this machine has one NUMA node): at 8 members the flat
-     * path's 2 rounds of line transfers (done lines, then flag lines) beat the hierarchy's 4 in
-     * series; at 16 the flat path needs 4 rounds, mostly across nodes, and the hierarchy still 4,
-     * 2 of them within a node, with 64 times fewer lines crossing nodes on 2 nodes.
+     * docs/collectives.md (not measured: this machine has one NUMA node). Since the flat path
+     * reads no done lines in a loop, its critical path (2 rounds of flag-line transfers at 16
+     * members, 4 at 32) crosses the hierarchy's (4 transfers in series, 2 within a node) between
+     * 16 and 32 members; at 16 the hierarchy already has 32 times fewer lines crossing nodes on
+     * 2 nodes, which is why the threshold stays there (a judgement the model cannot settle).
      */
     public static final int HIERARCHY_RANKS_DEFAULT = 16;
 
