@@ -5,14 +5,14 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * OSU's rooted loop seen rank by rank: a barrier, then a timed 8-byte bcast from rank 0, many
- * times. Every rank keeps its {@code System.nanoTime()} (one clock for every process of the
+ * OSU's rooted loop seen rank by rank: a barrier, then a timed 8-byte bcast from rank 0 (or
+ * {@code -root}), many times. Every rank keeps its {@code System.nanoTime()} (one clock for every process of the
  * machine) on leaving the barrier and on leaving the bcast; rank 0 gathers them and prints, per
  * rank, how long after rank 0 it left the barrier and the bcast, its mean bcast time, and how
  * often it was the first out of the barrier. It shows whether the non-roots wait for the root
  * to be scheduled when the ranks outnumber the cores.
  *
- * <pre>shmrun -np 4 -cp shmpi-bench.jar org.shmpi.bench.BarrierExitOrder [-n iterations]</pre>
+ * <pre>shmrun -np 4 -cp shmpi-bench.jar org.shmpi.bench.BarrierExitOrder [-n iterations] [-root rank]</pre>
  */
 public final class BarrierExitOrder
 {
@@ -24,15 +24,21 @@ public final class BarrierExitOrder
     {
         MPI.Init(args);
         int iterations = 20_000;
+        int root = 0;
         for (int i = 0; i < args.length; i++)
         {
             if ("-n".equals(args[i]))
             {
                 iterations = Integer.parseInt(args[++i]);
             }
+            else if ("-root".equals(args[i]))
+            {
+                root = Integer.parseInt(args[++i]);
+            }
             else
             {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; usage: BarrierExitOrder [-n iterations]");
+                throw new IllegalArgumentException("unknown option " + args[i] +
+                    "; usage: BarrierExitOrder [-n iterations] [-root rank]");
             }
         }
         final Intracomm comm = MPI.COMM_WORLD;
@@ -41,7 +47,7 @@ public final class BarrierExitOrder
         final byte[] data = new byte[8];
         for (int i = 0; i < iterations / 4; i++)
         {
-            comm.bcast(data, 8, MPI.BYTE, 0);
+            comm.bcast(data, 8, MPI.BYTE, root);
             comm.barrier();
         }
         final long[] exits = new long[iterations];
@@ -50,11 +56,11 @@ public final class BarrierExitOrder
         {
             comm.barrier();
             exits[i] = System.nanoTime();
-            if (me == 0)
+            if (me == root)
             {
                 data[0] = (byte)i;
             }
-            comm.bcast(data, 8, MPI.BYTE, 0);
+            comm.bcast(data, 8, MPI.BYTE, root);
             ends[i] = System.nanoTime();
             if (data[0] != (byte)i)
             {
@@ -67,6 +73,7 @@ public final class BarrierExitOrder
         comm.gather(ends, iterations, MPI.LONG, allEnds, iterations, MPI.LONG, 0);
         if (me == 0)
         {
+            System.out.println("# root " + root);
             System.out.println("# rank  barrier exit after rank 0 (us)  bcast end after rank 0 (us)  bcast (us)  first out");
             for (int r = 0; r < n; r++)
             {

@@ -35,6 +35,16 @@ public final class CollectiveSettings
     public static final String HIERARCHY_PROP_NAME = "shmpi.coll.shm.hierarchy";
     public static final String HIERARCHY_RANKS_PROP_NAME = "shmpi.coll.shm.hierarchy.ranks";
     /**
+     * The flat shared-memory barrier: {@code flat} (every member waits for every seq),
+     * {@code release} (member 0 waits for all, then releases the others: it leaves first) or
+     * {@code auto} (the default: {@code release} when the job has more ranks than cores, where
+     * who leaves first decides how long a rooted operation after the barrier waits; measured in
+     * docs/collectives.md).
+     */
+    public static final String BARRIER_PROP_NAME = "shmpi.coll.shm.barrier";
+    public static final String FLAT = "flat";
+    public static final String RELEASE = "release";
+    /**
      * Members from which {@code auto} goes hierarchical, from the cost model of
      * docs/collectives.md (not measured: this machine has one NUMA node). Since the flat path
      * reads no done lines in a loop, its critical path (2 rounds of flag-line transfers at 16
@@ -58,6 +68,7 @@ public final class CollectiveSettings
     private final int chunkBytes;
     private final String hierarchy;
     private final int hierarchyRanks;
+    private final String barrier;
     /** No {@code shmpi.coll.<op>.algorithm} is set: every operation takes {@link #all} (no map lookup per call). */
     private final boolean uniform;
     /** Choices already read, by operation (the hot path reads no property). */
@@ -122,6 +133,21 @@ public final class CollectiveSettings
             }
         }
         hierarchyRanks = r;
+        final String bar = value(BARRIER_PROP_NAME);
+        barrier = bar == null ? AUTO : bar.trim().toLowerCase(Locale.ROOT);
+        if (!barrier.equals(AUTO) && !barrier.equals(FLAT) && !barrier.equals(RELEASE))
+        {
+            throw new IllegalArgumentException("bad " + BARRIER_PROP_NAME + ": " + bar + " (auto, flat or release)");
+        }
+    }
+
+    /**
+     * Whether the flat shared-memory barrier is member 0's release ({@value #BARRIER_PROP_NAME}),
+     * in a job that has ({@code oversubscribed}) or has not more ranks than cores.
+     */
+    public boolean releaseBarrier(final boolean oversubscribed)
+    {
+        return RELEASE.equals(barrier) || AUTO.equals(barrier) && oversubscribed;
     }
 
     public static CollectiveSettings current()

@@ -77,6 +77,9 @@ public final class ShmCollectives implements AutoCloseable
     private final BooleanSupplier allArrived = this::allArrived;
     private final BooleanSupplier rankArrived = this::rankArrived;
     private final BooleanSupplier allDone = this::allDone;
+    private final BooleanSupplier othersArrived = this::othersArrived;
+    /** The barrier is member 0's release ({@link #releasedBarrier}) rather than flat. */
+    private boolean releaseBarrier;
 
     private ShmCollectives(final PointToPointEngine engine, final SegmentManager manager, final Segment segment,
         final AtomicBuffer buffer, final int[] world, final int me, final int dataBytes, final MemberGroups groups)
@@ -92,6 +95,7 @@ public final class ShmCollectives implements AutoCloseable
         this.stride = ShmCollectiveDescriptor.stride(dataBytes);
         this.hierarchy = groups == null ? null : new ShmHierarchy(engine, buffer, world, me, dataBytes, groups);
         this.groupCount = groups == null ? 0 : groups.count();
+        this.releaseBarrier = CollectiveSettings.current().releaseBarrier(engine.progressEngine().oversubscribed());
     }
 
     /**
@@ -297,6 +301,15 @@ public final class ShmCollectives implements AutoCloseable
         return true;
     }
 
+    /**
+     * For tests: the flat barrier as member 0's release or not, whatever the settings say; on
+     * every member alike, before the first operation.
+     */
+    void releaseBarrier(final boolean release)
+    {
+        releaseBarrier = release;
+    }
+
     /** The number of groups the hierarchical algorithms run over; 0 when they are flat. */
     public int groups()
     {
@@ -341,6 +354,12 @@ public final class ShmCollectives implements AutoCloseable
         if (pendingSteps > 0)
         {
             awaitAllDone(k);
+        }
+        if (releaseBarrier)
+        {
+            releasedBarrier(k);
+            finish(k);
+            return;
         }
         arrive(k);
         // Woken at once: a barrier has no local work between its wait and its finish, and
@@ -707,11 +726,73 @@ public final class ShmCollectives implements AutoCloseable
         arrive(k);
     }
 
+    /**
+     * The barrier as member 0's release: the others store their seq and wait for member 0's;
+     * member 0 waits for all of theirs, then stores its own, with the smallest finished word of
+     * all as its finished word (so the others learn it from that one line). Member 0 leaves
+     * first, which is what a rooted operation after a barrier wants when the ranks outnumber
+     * the cores (docs/collectives.md).
+     */
+    private void releasedBarrier(final long k)
+    {
+        waitFor = k;
+        if (me != 0)
+        {
+            arrive(k);
+            wakeAll();
+            waitRank = 0;
+            if (!rankArrived())
+            {
+                engine.progressEngine().awaitShared(rankArrived, BlockedCall.BARRIER);
+            }
+            final long least = buffer.getLong(flag(0, k) + FINISHED_OFFSET);
+            if (least > knownFinished)
+            {
+                knownFinished = least;
+            }
+            return;
+        }
+        if (!othersArrived())
+        {
+            engine.progressEngine().awaitShared(othersArrived, BlockedCall.BARRIER);
+        }
+        long least = finishedThrough;
+        for (int r = 1; r < n; r++)
+        {
+            least = Math.min(least, buffer.getLong(flag(r, k) + FINISHED_OFFSET));
+        }
+        arrive(k, least);
+        if (least > knownFinished)
+        {
+            knownFinished = least;
+        }
+        wakeAll();
+    }
+
+    private boolean othersArrived()
+    {
+        final long k = waitFor;
+        for (int r = 0; r < n; r++)
+        {
+            if (r != me && buffer.getLongVolatile(flag(r, k)) < k)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Stores this member's finished word and seq = k in its flag line of operation k. */
     private void arrive(final long k)
     {
+        arrive(k, finishedThrough);
+    }
+
+    /** Stores {@code finished} as this member's finished word and seq = k in its flag line of operation k. */
+    private void arrive(final long k, final long finished)
+    {
         final int flag = flag(me, k);
-        buffer.putLong(flag + FINISHED_OFFSET, finishedThrough);
+        buffer.putLong(flag + FINISHED_OFFSET, finished);
         // Release: a member that sees seq = k sees the payload and the finished word.
         buffer.putLongRelease(flag, k);
     }

@@ -133,6 +133,20 @@ class ShmCollectivesTest
         job.run(170, engine -> sequence(engine, n, null, board, randomSteps(n), ShmCollectivesTest::straggle));
     }
 
+    /**
+     * The same with the barrier as member 0's release (the default when ranks outnumber cores):
+     * nobody may leave a barrier before everybody has arrived, and the finished word member 0
+     * passes on must let no slot be reused early.
+     */
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {2, 3, 5, 8})
+    void randomSequencesWithTheReleaseBarrier(final int n) throws Exception
+    {
+        job = ThreadedJob.start("shmcoll-rel-" + n, n, 64 * 1024);
+        final AtomicIntegerArray board = new AtomicIntegerArray(n);
+        job.run(170, engine -> sequence(engine, n, null, true, board, randomSteps(n), ShmCollectivesTest::straggle));
+    }
+
     /** 400 random steps {operation, root, items}, the same on every rank. */
     private static int[][] randomSteps(final int n)
     {
@@ -274,8 +288,16 @@ class ShmCollectivesTest
     private static void sequence(final PointToPointEngine engine, final int n, final int[] labels,
         final AtomicIntegerArray board, final int[][] steps, final BeforeStep before)
     {
+        sequence(engine, n, labels, false, board, steps, before);
+    }
+
+    /** As above, the flat barrier being member 0's release when {@code release}. */
+    private static void sequence(final PointToPointEngine engine, final int n, final int[] labels,
+        final boolean release, final AtomicIntegerArray board, final int[][] steps, final BeforeStep before)
+    {
         final int me = engine.rank();
         final ShmCollectives shm = attach(engine, n, CONTEXT, labels);
+        shm.releaseBarrier(release);
         for (int k = 0; k < steps.length; k++)
         {
             before.before(me, k);

@@ -73,6 +73,13 @@ public final class ProgressEngine
         this.singleIdler = threadSafe ? null : BackoffIdler.from(config);
         this.idlers = threadSafe ? ThreadLocal.withInitial(() -> BackoffIdler.from(config)) : null;
         this.sharedSpins = config.oversubscribed() ? 0 : SHARED_SPINS;
+        this.oversubscribed = config.oversubscribed();
+    }
+
+    /** Whether the job has more ranks than cores ({@code shmpi.oversubscribed}, set by shmrun alike on every rank). */
+    public boolean oversubscribed()
+    {
+        return oversubscribed;
     }
 
     /**
@@ -82,6 +89,7 @@ public final class ProgressEngine
      */
     static final int SHARED_SPINS = 1_000;
     private final int sharedSpins;
+    private final boolean oversubscribed;
 
     /** Completing requests: every engine of this rank completes its requests through this. */
     public RequestCompletion completion()
