@@ -745,27 +745,16 @@ public final class ShmCollectives implements AutoCloseable
             {
                 engine.progressEngine().awaitShared(rankArrived, BlockedCall.BARRIER);
             }
-            final long least = buffer.getLong(flag(0, k) + FINISHED_OFFSET);
-            if (least > knownFinished)
-            {
-                knownFinished = least;
-            }
+            learn(buffer.getLong(flag(0, k) + FINISHED_OFFSET));
             return;
         }
         if (!othersArrived())
         {
             engine.progressEngine().awaitShared(othersArrived, BlockedCall.BARRIER);
         }
-        long least = finishedThrough;
-        for (int r = 1; r < n; r++)
-        {
-            least = Math.min(least, buffer.getLong(flag(r, k) + FINISHED_OFFSET));
-        }
+        final long least = Math.min(finishedThrough, othersFinished(k));
         arrive(k, least);
-        if (least > knownFinished)
-        {
-            knownFinished = least;
-        }
+        learn(least);
         wakeAll();
     }
 
@@ -803,11 +792,26 @@ public final class ShmCollectives implements AutoCloseable
      */
     private void learnFinished(final long k)
     {
+        learn(Math.min(othersFinished(k), buffer.getLong(flag(me, k) + FINISHED_OFFSET)));
+    }
+
+    /** The smallest finished word in the other members' flag lines of operation k (all seen at k). */
+    private long othersFinished(final long k)
+    {
         long least = Long.MAX_VALUE;
         for (int r = 0; r < n; r++)
         {
-            least = Math.min(least, buffer.getLong(flag(r, k) + FINISHED_OFFSET));
+            if (r != me)
+            {
+                least = Math.min(least, buffer.getLong(flag(r, k) + FINISHED_OFFSET));
+            }
         }
+        return least;
+    }
+
+    /** Every member is known to have finished every operation up to {@code least}. */
+    private void learn(final long least)
+    {
         if (least > knownFinished)
         {
             knownFinished = least;
