@@ -60,6 +60,11 @@ public final class ErrorClass
     public static final int ERR_UNSUPPORTED_DATAREP = 51;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
     public static final int ERR_WIN = 53;
+    /** Target memory outside the window (MPI-3; Open MPI's values from here to ERR_RMA_FLAVOR). */
+    public static final int ERR_RMA_RANGE = 55;
+    public static final int ERR_RMA_ATTACH = 56;
+    public static final int ERR_RMA_SHARED = 57;
+    public static final int ERR_RMA_FLAVOR = 58;
     /** A process of the job was aborted (Open MPI's value). */
     public static final int ERR_PROC_ABORTED = 74;
     public static final int ERR_SYSRESOURCE = -2;
@@ -98,6 +103,18 @@ public final class ErrorClass
             case ERR_PENDING: return "MPI_ERR_PENDING";
             case ERR_NO_MEM: return "MPI_ERR_NO_MEM";
             case ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
+            case ERR_ASSERT: return "MPI_ERR_ASSERT";
+            case ERR_BASE: return "MPI_ERR_BASE";
+            case ERR_DISP: return "MPI_ERR_DISP";
+            case ERR_LOCKTYPE: return "MPI_ERR_LOCKTYPE";
+            case ERR_RMA_CONFLICT: return "MPI_ERR_RMA_CONFLICT";
+            case ERR_RMA_SYNC: return "MPI_ERR_RMA_SYNC";
+            case ERR_SIZE: return "MPI_ERR_SIZE";
+            case ERR_WIN: return "MPI_ERR_WIN";
+            case ERR_RMA_RANGE: return "MPI_ERR_RMA_RANGE";
+            case ERR_RMA_ATTACH: return "MPI_ERR_RMA_ATTACH";
+            case ERR_RMA_SHARED: return "MPI_ERR_RMA_SHARED";
+            case ERR_RMA_FLAVOR: return "MPI_ERR_RMA_FLAVOR";
             case ERR_SYSRESOURCE: return "MPI_ERR_SYSRESOURCE";
             default: return "MPI error class " + errorClass;
         }

@@ -14,11 +14,12 @@ public enum SegmentKind
     INBOX(SegmentHeaderDescriptor.KIND_INBOX, true, true),
 
     /**
-     * Shared-heap memory of {@code MPI.newByteBuffer} ({@code heap-<rank>-<id>}). Written only by
-     * its creator's user code; peers map it read-only to copy large messages out of it. Pages are
-     * left for the user's first write to place.
+     * Shared-heap memory of {@code MPI.newByteBuffer} ({@code heap-<rank>-<id>}). Peers map it to
+     * copy large messages out of it, and read-write when it is the memory of an RMA window
+     * ({@code new Win(buffer, ...)}), whose puts and accumulates are peers' stores. Pages are left
+     * for the user's first write to place.
      */
-    HEAP(SegmentHeaderDescriptor.KIND_HEAP, false, false),
+    HEAP(SegmentHeaderDescriptor.KIND_HEAP, true, false),
 
     /** Reserved: scratch of collective algorithms ({@code coll-<context>-<rank>}). */
     COLLECTIVE(SegmentHeaderDescriptor.KIND_COLLECTIVE, true, true),

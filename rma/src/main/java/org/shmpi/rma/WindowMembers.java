@@ -1,0 +1,21 @@
+package org.shmpi.rma;
+
+/**
+ * What a window needs of the communicator it is made on: who its members are and two collective
+ * steps among them. The public layer passes its communicator's own (the shared-memory barrier);
+ * {@link ScheduleMembers} runs them as point-to-point schedules.
+ */
+public interface WindowMembers
+{
+    /** World ranks of the members, by window rank. */
+    int[] world();
+
+    /** This process's window rank. */
+    int rank();
+
+    /** Returns when every member has called it. */
+    void barrier();
+
+    /** Every member's {@code mine} (all of one length), member after member. */
+    long[] allgather(long[] mine);
+}

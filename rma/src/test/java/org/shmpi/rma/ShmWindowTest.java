@@ -1,0 +1,385 @@
+package org.shmpi.rma;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import org.agrona.UnsafeApi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.ThreadedJob;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.shm.reduce.Reductions;
+
+/**
+ * Windows with ranks as threads of this JVM (more threads than cores at 3, 4 and 8, so waiting
+ * must sleep and be woken): data movement through every flavor, concurrent atomics with exact
+ * results, mutual exclusion of the exclusive lock, PSCW, and the error classes of misuse.
+ */
+@Timeout(120)
+class ShmWindowTest
+{
+    private static final int CONTEXT = 40;
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long LONGS = UnsafeApi.arrayBaseOffset(long[].class);
+    private static final long INTS = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final long DOUBLES = UnsafeApi.arrayBaseOffset(double[].class);
+    private ThreadedJob job;
+
+    @AfterEach
+    void close() throws Exception
+    {
+        if (job != null)
+        {
+            ThreadedJob.closeAndCheckRemoved(job);
+        }
+    }
+
+    private static WindowMembers members(final PointToPointEngine engine, final int n)
+    {
+        final int[] world = new int[n];
+        Arrays.setAll(world, r -> r);
+        return new ScheduleMembers(engine, world, engine.rank(), CONTEXT);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 8})
+    void putGetAndSharedLoadsInEveryAllocatingLayout(final int n) throws Exception
+    {
+        job = ThreadedJob.start("win-data-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            for (final boolean contiguous : new boolean[] {false, true})
+            {
+                // Uneven sizes: member r has 64 + 8r bytes (8 + r longs).
+                final ShmWindow w = ShmWindow.allocate(engine, m, 8L * (8 + me), 8,
+                    contiguous ? ShmWindow.FLAVOR_SHARED : ShmWindow.FLAVOR_ALLOCATE, contiguous);
+                for (int r = 0; r < n; r++)
+                {
+                    assertEquals(8L * (8 + r), w.regionSize(r));
+                    assertEquals(8, w.dispUnit(r));
+                    if (contiguous && r > 0)
+                    {
+                        assertEquals(w.address(r - 1) + w.regionSize(r - 1), w.address(r), "contiguous regions");
+                    }
+                }
+                w.fence(ShmWindow.MODE_NOPRECEDE);
+                // Each member writes longs 1..3 of every member's region: 1000 * me + target.
+                for (int t = 0; t < n; t++)
+                {
+                    final long[] v = {1000L * me + t, -1, 7};
+                    w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, t, 1 + (me % 3), null, 1);
+                }
+                w.fence(0);
+                // Everyone reads everyone's region with get and with loads through region().
+                for (int t = 0; t < n; t++)
+                {
+                    final long[] got = new long[3];
+                    w.get(got, LONGS, DataLayout.CONTIGUOUS, 24, t, 1, null, 3);
+                    final ByteBuffer view = w.region(t);
+                    for (int i = 0; i < 3; i++)
+                    {
+                        assertEquals(got[i], view.getLong(8 * (1 + i)), "load and get agree");
+                        // Slot 1 + i was written by the members with me % 3 == i; the last of them wins
+                        // only among equal slots, so check that the value names a writer of that slot.
+                        if (got[i] != 0)
+                        {
+                            assertEquals(t, got[i] % 1000, "target part");
+                            assertEquals(i, (got[i] / 1000) % 3, "writer slot");
+                        }
+                    }
+                }
+                w.fence(ShmWindow.MODE_NOSUCCEED);
+                w.free();
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void derivedTargetTypesAndStridedOrigins(final int n) throws Exception
+    {
+        job = ThreadedJob.start("win-types-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final ShmWindow w = ShmWindow.allocate(engine, m, 4 * 64, 4, ShmWindow.FLAVOR_ALLOCATE, false);
+            // Target: every other int (vector of 8 blocks of 1 int, stride 2 ints); origin contiguous.
+            final TypeMap every2 = TypeMap.hvector(8, 1, 8, TypeMap.basic(BasicKind.INT, 4));
+            final int right = (me + 1) % n;
+            final int[] values = new int[8];
+            Arrays.setAll(values, i -> 100 * me + i);
+            w.fence(0);
+            w.put(values, INTS, DataLayout.CONTIGUOUS, 32, right, 4, every2, 1);
+            w.fence(0);
+            final int left = (me - 1 + n) % n;
+            final ByteBuffer mine = w.region(me);
+            for (int i = 0; i < 8; i++)
+            {
+                assertEquals(100 * left + i, mine.getInt(4 * (4 + 2 * i)), "strided put, element " + i);
+                assertEquals(0, mine.getInt(4 * (5 + 2 * i)), "gap untouched, element " + i);
+            }
+            // Get back through the same map into a strided origin (every other int of a 16-int array).
+            final int[] back = new int[16];
+            w.get(back, INTS, every2.layout(), 32, me, 4, every2, 1);
+            for (int i = 0; i < 8; i++)
+            {
+                assertEquals(100 * left + i, back[2 * i]);
+                assertEquals(0, back[2 * i + 1]);
+            }
+            // Accumulate through the map: SUM of 1 onto every element, in the next epoch (the
+            // checks above read this member's memory while the others may already move on).
+            w.fence(0);
+            final int[] ones = new int[8];
+            Arrays.fill(ones, 1);
+            w.accumulate(ones, INTS, DataLayout.CONTIGUOUS, 32, right, 4, every2, 1,
+                Reductions.kernel(Reductions.SUM, BasicKind.INT), 4, null, 0, null);
+            w.fence(ShmWindow.MODE_NOSUCCEED);
+            for (int i = 0; i < 8; i++)
+            {
+                assertEquals(100 * left + i + 1, mine.getInt(4 * (4 + 2 * i)));
+            }
+            w.free();
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 8})
+    void concurrentAtomicsGiveExactResults(final int n) throws Exception
+    {
+        final int rounds = 500;
+        job = ThreadedJob.start("win-atomics-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final ShmWindow w = ShmWindow.allocate(engine, m, 64, 1, ShmWindow.FLAVOR_ALLOCATE, false);
+            final Reductions.Kernel longSum = Reductions.kernel(Reductions.SUM, BasicKind.LONG);
+            final Reductions.Kernel doubleSum = Reductions.kernel(Reductions.SUM, BasicKind.DOUBLE);
+            final Reductions.Kernel intMax = Reductions.kernel(Reductions.MAX, BasicKind.INT);
+            final Reductions.Kernel shortSum = Reductions.kernel(Reductions.SUM, BasicKind.SHORT);
+            final long[] one = {1};
+            final long[] fetched = new long[1];
+            final double[] half = {0.5};
+            final long seen = 0;
+            w.lockAll(0);
+            long previous = -1;
+            for (int i = 0; i < rounds; i++)
+            {
+                // fetch-and-add on a long at byte 0 of member 0: every fetched value is distinct.
+                w.fetchAndOp(one, LONGS, fetched, LONGS, 8, true, false, false, longSum, 0, 0);
+                assertTrue(fetched[0] >= 0 && fetched[0] < (long)n * rounds, "fetched " + fetched[0]);
+                // double sum by compare-and-set at byte 8, int max at 16, short sum at 20 (2-byte CAS)
+                w.accumulate(half, DOUBLES, DataLayout.CONTIGUOUS, 8, 0, 8, null, 1, doubleSum, 8, null, 0, null);
+                final int[] cand = {me * rounds + i};
+                w.accumulate(cand, INTS, DataLayout.CONTIGUOUS, 4, 0, 16, null, 1, intMax, 4, null, 0, null);
+                final short[] s1 = {1};
+                w.accumulate(s1, UnsafeApi.arrayBaseOffset(short[].class), DataLayout.CONTIGUOUS, 2, 0, 20, null, 1,
+                    shortSum, 2, null, 0, null);
+                // get-accumulate (fetch of the running sum) on a long at 24: increasing for this member
+                final long[] old = new long[1];
+                w.accumulate(one, LONGS, DataLayout.CONTIGUOUS, 8, 0, 24, null, 1, longSum, 8, old, LONGS,
+                    DataLayout.CONTIGUOUS);
+                assertTrue(old[0] > previous, "fetched sums increase");
+                previous = old[0];
+            }
+            w.unlockAll();
+            // Compare-and-swap race: 0 -> me + 1 at byte 32; exactly one member wins.
+            w.lockAll(0);
+            final long[] mine = {me + 1};
+            final long[] zero = {0};
+            final long[] result = new long[1];
+            w.compareAndSwap(mine, LONGS, zero, LONGS, result, LONGS, 8, 0, 32);
+            w.unlockAll();
+            w.fence(0);
+            w.fence(ShmWindow.MODE_NOSUCCEED);
+            final ByteBuffer r0 = w.region(0);
+            assertEquals((long)n * rounds, r0.getLong(0), "fetch-and-add total");
+            assertEquals(n * rounds * 0.5, r0.getDouble(8), "double sum");
+            assertEquals((n - 1) * rounds + rounds - 1, r0.getInt(16), "int max");
+            assertEquals((short)(n * rounds), r0.getShort(20), "short sum");
+            assertEquals((long)n * rounds, r0.getLong(24), "get-accumulate total");
+            final long winner = r0.getLong(32);
+            assertTrue(winner >= 1 && winner <= n, "someone won the swap: " + winner);
+            assertEquals(result[0] == 0, winner == me + 1, "the member that saw 0 is the winner");
+            assertEquals(0, seen);
+            w.free();
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void exclusiveLockSerialisesReadModifyWrite(final int n) throws Exception
+    {
+        final int rounds = 300;
+        job = ThreadedJob.start("win-excl-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final ShmWindow w = ShmWindow.allocate(engine, m, 8, 8, ShmWindow.FLAVOR_ALLOCATE, false);
+            final long[] v = new long[1];
+            for (int i = 0; i < rounds; i++)
+            {
+                // get, add, put: lost updates unless the lock excludes the others
+                w.lock(ShmWindow.LOCK_EXCLUSIVE, n - 1, 0);
+                w.get(v, LONGS, DataLayout.CONTIGUOUS, 8, n - 1, 0, null, 1);
+                v[0]++;
+                Thread.yield();
+                w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, n - 1, 0, null, 1);
+                w.unlock(n - 1);
+            }
+            m.barrier();
+            w.lock(ShmWindow.LOCK_SHARED, n - 1, 0);
+            w.get(v, LONGS, DataLayout.CONTIGUOUS, 8, n - 1, 0, null, 1);
+            w.unlock(n - 1);
+            assertEquals((long)n * rounds, v[0], "counter under the exclusive lock");
+            w.free();
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5})
+    void postStartCompleteWaitRing(final int n) throws Exception
+    {
+        job = ThreadedJob.start("win-pscw-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final ShmWindow w = ShmWindow.allocate(engine, m, 8 * 4, 8, ShmWindow.FLAVOR_ALLOCATE, false);
+            final int right = (me + 1) % n;
+            final int left = (me - 1 + n) % n;
+            for (int epoch = 1; epoch <= 20; epoch++)
+            {
+                w.post(new int[] {left}, 0);
+                w.start(new int[] {right}, 0);
+                final long[] v = {epoch * 100L + me};
+                w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, right, epoch % 4, null, 1);
+                w.complete();
+                if (epoch % 2 == 0)
+                {
+                    while (!w.test())
+                    {
+                        Thread.onSpinWait();
+                    }
+                }
+                else
+                {
+                    w.waitFor();
+                }
+                assertEquals(epoch * 100L + left, w.region(me).getLong(8 * (epoch % 4)), "epoch " + epoch);
+            }
+            w.free();
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void windowOverSharedHeapMemory(final int n) throws Exception
+    {
+        job = ThreadedJob.start("win-heap-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final ByteBuffer memory = engine.heap().allocate(4096 * (me + 1));
+            final long address = org.agrona.BufferUtil.address(memory);
+            final ShmWindow w = ShmWindow.create(engine, m, address, 4096L * (me + 1), 1);
+            assertEquals(ShmWindow.FLAVOR_CREATE, w.flavor());
+            w.fence(0);
+            final byte[] stamp = new byte[16];
+            Arrays.fill(stamp, (byte)(me + 1));
+            for (int t = 0; t < n; t++)
+            {
+                w.put(stamp, BYTES, DataLayout.CONTIGUOUS, 16, t, 4096L * (t + 1) - 16L * (me + 1), null, 16);
+            }
+            w.fence(0);
+            for (int r = 0; r < n; r++)
+            {
+                final byte[] expect = new byte[16];
+                Arrays.fill(expect, (byte)(r + 1));
+                final byte[] got = new byte[16];
+                memory.get(memory.capacity() - 16 * (r + 1), got);
+                assertArrayEquals(expect, got, "what member " + r + " put into this member's own buffer");
+            }
+            // Beyond the window: ERR_RMA_RANGE, before anything is written.
+            final ShmpiException range = assertThrows(ShmpiException.class, () ->
+                w.put(stamp, BYTES, DataLayout.CONTIGUOUS, 16, 0, 4096 - 8, null, 16));
+            assertEquals(ErrorClass.ERR_RMA_RANGE, range.errorClass());
+            w.fence(ShmWindow.MODE_NOSUCCEED);
+            w.free();
+            // Memory outside the heap: ERR_BASE on every member alike (the check is local).
+            final ByteBuffer plain = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+            final ShmpiException base = assertThrows(ShmpiException.class, () ->
+                ShmWindow.create(engine, m, org.agrona.BufferUtil.address(plain), 64, 1));
+            assertEquals(ErrorClass.ERR_BASE, base.errorClass());
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void misuseRaisesItsErrorClass(final int n) throws Exception
+    {
+        job = ThreadedJob.start("win-errors-" + n, n, 64 * 1024);
+        final AtomicIntegerArray done = new AtomicIntegerArray(n);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final ShmWindow w = ShmWindow.allocate(engine, m, 64, 1, ShmWindow.FLAVOR_ALLOCATE, false);
+            final long[] v = {me};
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, 0, 0, null, 1));
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.unlock(0));
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.unlockAll());
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.complete());
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.waitFor());
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.flush(0));
+            expect(ErrorClass.ERR_LOCKTYPE, () -> w.lock(3, 0, 0));
+            expect(ErrorClass.ERR_ASSERT, () -> w.lock(ShmWindow.LOCK_SHARED, 0, ShmWindow.MODE_NOSUCCEED));
+            expect(ErrorClass.ERR_ASSERT, () -> w.fence(1 << 10));
+            expect(ErrorClass.ERR_RANK, () -> w.lock(ShmWindow.LOCK_SHARED, n, 0));
+            w.lock(ShmWindow.LOCK_SHARED, 0, 0);
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.lock(ShmWindow.LOCK_SHARED, 0, 0));
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.fence(0));
+            expect(ErrorClass.ERR_RMA_SYNC, () -> w.free());
+            expect(ErrorClass.ERR_DISP, () -> w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, 0, -1, null, 1));
+            expect(ErrorClass.ERR_RMA_RANGE, () -> w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, 0, 57, null, 1));
+            expect(ErrorClass.ERR_TYPE, () -> w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, 0, 0,
+                TypeMap.basic(BasicKind.INT, 4), 1));
+            w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, 0, 56, null, 1);
+            w.flush(0);
+            w.unlock(0);
+            expect(ErrorClass.ERR_SIZE, () -> ShmWindow.allocate(engine, m, -1, 1, ShmWindow.FLAVOR_ALLOCATE, false));
+            expect(ErrorClass.ERR_DISP, () -> ShmWindow.allocate(engine, m, 8, 0, ShmWindow.FLAVOR_ALLOCATE, false));
+            w.free();
+            expect(ErrorClass.ERR_WIN, () -> w.fence(0));
+            done.set(me, 1);
+        });
+        for (int r = 0; r < n; r++)
+        {
+            assertEquals(1, done.get(r));
+        }
+    }
+
+    private static void expect(final int errorClass, final Runnable call)
+    {
+        final ShmpiException ex = assertThrows(ShmpiException.class, call::run);
+        assertEquals(ErrorClass.name(errorClass), ErrorClass.name(ex.errorClass()), ex.getMessage());
+    }
+}
