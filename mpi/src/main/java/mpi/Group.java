@@ -41,7 +41,7 @@ public final class Group implements Freeable
         return members;
     }
 
-    private static int[] of(final Group g, final String call)
+    static int[] of(final Group g, final String call)
     {
         if (g == null || g.members == null)
         {

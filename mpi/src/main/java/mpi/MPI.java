@@ -18,6 +18,7 @@ import org.shmpi.affinity.CpuSet;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.shm.AbortKind;
 import org.shmpi.shm.BlockedCall;
+import org.shmpi.rma.ShmWindow;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.RankProcess;
@@ -90,6 +91,31 @@ public final class MPI
     public static final int APPNUM = 4;
     public static final int LASTUSEDCODE = 5;
     public static final int UNIVERSE_SIZE = 6;
+    /** Predefined window attribute keys, for {@link Win#getAttr}. */
+    public static final int WIN_BASE = 7;
+    public static final int WIN_SIZE = 8;
+    public static final int WIN_DISP_UNIT = 9;
+    /** + {@code MPI_WIN_CREATE_FLAVOR}: one of the {@code WIN_FLAVOR_*} values. */
+    public static final int WIN_CREATE_FLAVOR = 10;
+    /** + {@code MPI_WIN_MODEL}: {@link #WIN_UNIFIED} for every window of shmpi. */
+    public static final int WIN_MODEL = 11;
+    /** + Memory models: every window here is unified (public and private copies are one memory). */
+    public static final int WIN_UNIFIED = 0;
+    public static final int WIN_SEPARATE = 1;
+    /** + How a window was made. */
+    public static final int WIN_FLAVOR_CREATE = ShmWindow.FLAVOR_CREATE;
+    public static final int WIN_FLAVOR_ALLOCATE = ShmWindow.FLAVOR_ALLOCATE;
+    public static final int WIN_FLAVOR_DYNAMIC = ShmWindow.FLAVOR_DYNAMIC;
+    public static final int WIN_FLAVOR_SHARED = ShmWindow.FLAVOR_SHARED;
+    /** Assertions of window synchronisation calls. */
+    public static final int MODE_NOCHECK = ShmWindow.MODE_NOCHECK;
+    public static final int MODE_NOPRECEDE = ShmWindow.MODE_NOPRECEDE;
+    public static final int MODE_NOPUT = ShmWindow.MODE_NOPUT;
+    public static final int MODE_NOSTORE = ShmWindow.MODE_NOSTORE;
+    public static final int MODE_NOSUCCEED = ShmWindow.MODE_NOSUCCEED;
+    /** Lock types of {@link Win#lock}. */
+    public static final int LOCK_EXCLUSIVE = ShmWindow.LOCK_EXCLUSIVE;
+    public static final int LOCK_SHARED = ShmWindow.LOCK_SHARED;
 
     /** Bytes of accounting each buffered-mode message takes in the attached buffer. */
     public static final int BSEND_OVERHEAD = 128;
@@ -157,6 +183,11 @@ public final class MPI
     public static final int ERR_UNSUPPORTED_DATAREP = ErrorClass.ERR_UNSUPPORTED_DATAREP;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
     public static final int ERR_WIN = ErrorClass.ERR_WIN;
+    /** + MPI-3 error classes of one-sided communication that Open MPI's bindings lack. */
+    public static final int ERR_RMA_RANGE = ErrorClass.ERR_RMA_RANGE;
+    public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
+    public static final int ERR_RMA_SHARED = ErrorClass.ERR_RMA_SHARED;
+    public static final int ERR_RMA_FLAVOR = ErrorClass.ERR_RMA_FLAVOR;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     public static final int ERR_SYSRESOURCE = ErrorClass.ERR_SYSRESOURCE;
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;

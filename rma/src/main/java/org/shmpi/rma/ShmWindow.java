@@ -55,6 +55,8 @@ public final class ShmWindow implements AutoCloseable
     public static final int MODE_NOSUCCEED = 16;
 
     private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+    /** Heap id of window memory that lies outside the member's shared heap. */
+    private static final long NOT_IN_HEAP = -2;
     private static final AtomicLong NEXT_ID = new AtomicLong(1);
     /** How long a member waits for member 0's window segment to appear. */
     private static final long OPEN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
@@ -178,19 +180,31 @@ public final class ShmWindow implements AutoCloseable
         if (bytes > 0)
         {
             final SharedHeap.Segment s = heap.find(address, bytes);
-            if (s == null)
+            if (s != null)
             {
-                throw new ShmpiException(ErrorClass.ERR_BASE, "window memory must come from the shared heap " +
-                    "(MPI.newByteBuffer and the other MPI.newXxxBuffer): " + bytes + " bytes at 0x" +
-                    Long.toHexString(address) + " are not in it");
+                heapId = s.id();
+                inSegment = address - s.address();
             }
-            heapId = s.id();
-            inSegment = address - s.address();
+            else
+            {
+                heapId = NOT_IN_HEAP;
+            }
         }
         final int n = members.world().length;
         final int me = members.rank();
         final long[] info = members.allgather(new long[] {bytes, dispUnit, heapId, inSegment});
         final int[] world = members.world();
+        // Memory outside a shared heap fails every member alike, before the segment is made.
+        for (int r = 0; r < n; r++)
+        {
+            if (info[4 * r + 2] == NOT_IN_HEAP)
+            {
+                throw new ShmpiException(ErrorClass.ERR_BASE, "window memory must come from the shared heap " +
+                    "(MPI.newByteBuffer and the other MPI.newXxxBuffer, 64 KiB or more): member " + r + "'s " +
+                    info[4 * r] + " bytes are not in it" + (r == me ? " (this member: 0x" + Long.toHexString(address) +
+                    ")" : ""));
+            }
+        }
         final Segment segment = makeSegment(engine, members, FLAVOR_CREATE, false, WindowDescriptor.dataOffset(n));
         final long[] base = new long[n];
         final long[] sizes = new long[n];
@@ -1047,6 +1061,13 @@ public final class ShmWindow implements AutoCloseable
         }
         waitFor();
         return true;
+    }
+
+    /** Whether this member holds a lock on {@code target} (or every member's, by lockAll). */
+    public boolean passiveEpochOn(final int target)
+    {
+        checkRank(target);
+        return locks[target] != 0 || lockAll;
     }
 
     /** Whether an epoch of this member is open (a fence epoch does not count: free and fence end it). */

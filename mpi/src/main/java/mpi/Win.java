@@ -1,0 +1,1057 @@
+package mpi;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+
+import org.shmpi.rma.ShmWindow;
+import org.shmpi.rma.WindowMembers;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.shm.reduce.Reductions;
+
+/**
+ * Java binding of {@code MPI_Win}: a window of memory that the other members of its
+ * communicator read and write with one-sided calls. Every member maps every other member's
+ * window memory, so a put is a copy into the target's memory, a get a copy out of it and an
+ * accumulate an atomic update there: no call waits for the target (docs/rma.md).
+ *
+ * <p>Where the memory is:
+ * <ul>
+ * <li>{@link #Win(int, int, Info, Comm, Buffer, int)} ({@code MPI_Win_allocate} with
+ *     {@link #FLAVOR_PRIVATE}, {@code MPI_Win_allocate_shared} with {@link #FLAVOR_SHARED})
+ *     allocates it in the window's shared segment. As in Open MPI's bindings, {@code base} only
+ *     gives the element type of {@code size} and {@code dispUnit}; the memory is reached
+ *     through {@code getAttr(MPI.WIN_BASE)} (a {@code ByteBuffer}) and, for any member,
+ *     {@link #sharedQuery(int)}.</li>
+ * <li>{@link #Win(Buffer, int, int, Info, Comm)} ({@code MPI_Win_create}) uses the caller's
+ *     buffer, which must come from {@code MPI.newXxxBuffer} with at least 64 KiB (the shared
+ *     heap), so that the others can map it; other memory is refused with {@code MPI.ERR_BASE}
+ *     (serving it through the target's progress engine is not built yet).</li>
+ * </ul>
+ *
+ * <p>Like Open MPI's bindings, {@code size} and {@code dispUnit} of the constructors count
+ * elements of {@code base}'s type; displacements count the target's displacement unit.
+ * A window's default error handler is {@code MPI.ERRORS_ARE_FATAL}.
+ */
+public final class Win implements Freeable
+{
+    /** The value a freed window's handle compares to (Open MPI's bindings keep it as an int). */
+    public static final int WIN_NULL = 0;
+    /** {@code MPI_Win_allocate}: each member's memory on pages of its own. */
+    public static final int FLAVOR_PRIVATE = 0;
+    /** {@code MPI_Win_allocate_shared}: the members' memory one contiguous segment unless info {@code alloc_shared_noncontig} is true. */
+    public static final int FLAVOR_SHARED = 1;
+
+    private static final Attributes ATTRIBUTES = new Attributes("window");
+    private final Attributes.Cache attributes = ATTRIBUTES.new Cache();
+
+    /** A private duplicate of the communicator: the window's barriers and set-up never meet the user's traffic. */
+    private Intracomm comm;
+    private ShmWindow window;
+    private int[] world;
+    private String name = "";
+    private Info info;
+    private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+
+    /**
+     * Java binding of {@code MPI_WIN_CREATE}: a window over {@code size} elements of
+     * {@code base} (memory of {@code MPI.newXxxBuffer}), displacement unit {@code dispUnit}
+     * elements. Collective over {@code comm}.
+     */
+    public Win(final Buffer base, final int size, final int dispUnit, final Info info, final Comm comm)
+    {
+        MPI.check();
+        final int element = elementSize(base, comm);
+        final long bytes = checkedBytes(size, element, comm);
+        final long address = bytes == 0 ? 0 : Buffers.offset(base);
+        if (bytes > 0 && !base.isDirect())
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_BASE, "window memory must be a direct buffer of " +
+                "MPI.newXxxBuffer (the shared heap), not a heap buffer"));
+        }
+        if (bytes > (long)base.capacity() * element)
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_SIZE, "window of " + size + " elements is larger " +
+                "than its buffer of " + base.capacity()));
+        }
+        final int unit = checkedUnit(dispUnit, element, comm);
+        open(comm, info, m -> ShmWindow.create(MPI.engine(), m, address, bytes, unit));
+    }
+
+    /**
+     * Java binding of {@code MPI_WIN_ALLOCATE} ({@code flavor} {@link #FLAVOR_PRIVATE}) and
+     * {@code MPI_WIN_ALLOCATE_SHARED} ({@link #FLAVOR_SHARED}): {@code size} elements of
+     * {@code base}'s type per member, zeroed, displacement unit {@code dispUnit} elements.
+     * Collective over {@code comm}.
+     */
+    public Win(final int size, final int dispUnit, final Info info, final Comm comm, final Buffer base, final int flavor)
+    {
+        MPI.check();
+        final int element = elementSize(base, comm);
+        final long bytes = checkedBytes(size, element, comm);
+        final int unit = checkedUnit(dispUnit, element, comm);
+        if (flavor != FLAVOR_PRIVATE && flavor != FLAVOR_SHARED)
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_ARG, "not a window flavor: " + flavor +
+                " (Win.FLAVOR_PRIVATE or Win.FLAVOR_SHARED)"));
+        }
+        final boolean contiguous = flavor == FLAVOR_SHARED &&
+            !(info != null && !info.isNull() && "true".equalsIgnoreCase(info.get("alloc_shared_noncontig")));
+        open(comm, info, m -> ShmWindow.allocate(MPI.engine(), m, bytes, unit,
+            flavor == FLAVOR_SHARED ? ShmWindow.FLAVOR_SHARED : ShmWindow.FLAVOR_ALLOCATE, contiguous));
+    }
+
+    private interface Maker
+    {
+        ShmWindow make(WindowMembers members);
+    }
+
+    private void open(final Comm comm, final Info info, final Maker maker)
+    {
+        comm.check();
+        if (comm.isInter())
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_COMM, "windows are made on intra-communicators"));
+        }
+        final Intracomm dup = (Intracomm)comm.dup();
+        dup.setName("window on " + comm.getName());
+        dup.setErrhandler(MPI.ERRORS_RETURN);
+        try
+        {
+            this.window = maker.make(new Members(dup));
+        }
+        catch (final RuntimeException ex)
+        {
+            dup.free();
+            throw comm.handle(ex);
+        }
+        this.comm = dup;
+        this.world = dup.members.clone();
+        this.info = info == null || info.isNull() ? new Info() : info.dup();
+    }
+
+    /** The window's collective steps, on its private communicator. */
+    private static final class Members implements WindowMembers
+    {
+        private final Intracomm comm;
+
+        Members(final Intracomm comm)
+        {
+            this.comm = comm;
+        }
+
+        @Override
+        public int[] world()
+        {
+            return comm.members.clone();
+        }
+
+        @Override
+        public int rank()
+        {
+            return comm.myRank;
+        }
+
+        @Override
+        public void barrier()
+        {
+            comm.barrier();
+        }
+
+        @Override
+        public long[] allgather(final long[] mine)
+        {
+            final long[] all = new long[mine.length * comm.members.length];
+            comm.allGather(mine, mine.length, MPI.LONG, all, mine.length, MPI.LONG);
+            return all;
+        }
+    }
+
+    private static int elementSize(final Buffer base, final Comm comm)
+    {
+        if (base == null)
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_BUFFER, "null base buffer"));
+        }
+        if (base instanceof ByteBuffer)
+        {
+            return 1;
+        }
+        if (base instanceof CharBuffer || base instanceof ShortBuffer)
+        {
+            return 2;
+        }
+        if (base instanceof IntBuffer || base instanceof FloatBuffer)
+        {
+            return 4;
+        }
+        if (base instanceof LongBuffer || base instanceof DoubleBuffer)
+        {
+            return 8;
+        }
+        throw comm.handle(new MPIException(ErrorClass.ERR_BUFFER, "unsupported buffer type: " +
+            base.getClass().getName()));
+    }
+
+    private static long checkedBytes(final int size, final int element, final Comm comm)
+    {
+        if (size < 0)
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_SIZE, "negative window size: " + size));
+        }
+        return (long)size * element;
+    }
+
+    private static int checkedUnit(final int dispUnit, final int element, final Comm comm)
+    {
+        if (dispUnit <= 0 || (long)dispUnit * element > Integer.MAX_VALUE)
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_DISP, "displacement unit must be positive: " + dispUnit));
+        }
+        return dispUnit * element;
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private ShmWindow live()
+    {
+        MPI.check();
+        final ShmWindow w = window;
+        if (w == null)
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_WIN, "invalid window (freed)"));
+        }
+        return w;
+    }
+
+    /** This window's error handler applied to a failure (see {@link Comm#handle}). */
+    private MPIException handle(final RuntimeException ex)
+    {
+        if (comm == null)
+        {
+            return MPI.COMM_WORLD.handle(ex);
+        }
+        comm.errhandler = errhandler;
+        return comm.handle(ex);
+    }
+
+    /** The members of {@code group} as window ranks ({@code MPI.ERR_GROUP} for a process outside the window). */
+    private int[] windowRanks(final Group group, final String call)
+    {
+        final int[] members = Group.of(group, call);
+        final int[] out = new int[members.length];
+        for (int i = 0; i < members.length; i++)
+        {
+            out[i] = -1;
+            for (int r = 0; r < world.length; r++)
+            {
+                if (world[r] == members[i])
+                {
+                    out[i] = r;
+                    break;
+                }
+            }
+            if (out[i] < 0)
+            {
+                throw new MPIException(ErrorClass.ERR_GROUP, call + ": the group has a process that is not in the " +
+                    "window: world rank " + members[i]);
+            }
+        }
+        return out;
+    }
+
+    /** Java binding of {@code MPI_WIN_GET_GROUP}: the members of the window. */
+    public Group getGroup()
+    {
+        live();
+        return new Group(world.clone());
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Communication
+
+    private static TypeMap targetMap(final Datatype type)
+    {
+        return type.derived ? type.map : null;
+    }
+
+    /** Checks the target type and that it carries as many bytes as the origin. */
+    private static void checkTarget(final long originBytes, final int targetCount, final Datatype targetType)
+    {
+        if (targetCount < 0)
+        {
+            throw new MPIException(ErrorClass.ERR_COUNT, "negative target count: " + targetCount);
+        }
+        MPI.checkDatatype(targetType);
+        if (!targetType.usable())
+        {
+            throw new MPIException(ErrorClass.ERR_TYPE, "target datatype not committed: " + targetType.getName());
+        }
+        if ((long)targetCount * targetType.size != originBytes)
+        {
+            throw new MPIException(ErrorClass.ERR_TYPE, "origin data has " + originBytes + " bytes, target data " +
+                (long)targetCount * targetType.size + ": the type signatures differ");
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_PUT}: {@code orgCount} items of {@code orgType} from
+     * {@code origin} into {@code targetCount} items of {@code targetType} at displacement
+     * {@code targetDisp} of member {@code targetRank}'s window.
+     */
+    public void put(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            final long bytes = Buffers.bytes(origin, orgCount, orgType);
+            if (targetRank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            checkTarget(bytes, targetCount, targetType);
+            w.put(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
+                targetMap(targetType), targetCount);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_GET}: the reverse of {@link #put}. */
+    public void get(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            final long bytes = Buffers.bytes(origin, orgCount, orgType);
+            if (targetRank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            checkTarget(bytes, targetCount, targetType);
+            w.get(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
+                targetMap(targetType), targetCount);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * The kernel of a predefined {@code op} on the elements of {@code type} (which must all be of
+     * one basic kind, the same as {@code other}'s); REPLACE and NO_OP included, user ops refused.
+     */
+    private static Reductions.Kernel accumulateKernel(final Op op, final Datatype type, final Datatype other)
+    {
+        if (op == null || op.isNull())
+        {
+            throw new MPIException(ErrorClass.ERR_OP, "null or freed operation");
+        }
+        if (op.function != null)
+        {
+            throw new MPIException(ErrorClass.ERR_OP, "one-sided accumulates take predefined operations only");
+        }
+        MPI.checkDatatype(type);
+        final int kind = type.uniformKind();
+        if (other != null)
+        {
+            MPI.checkDatatype(other);
+            if (other.uniformKind() != kind)
+            {
+                throw new MPIException(ErrorClass.ERR_TYPE, "origin and target datatypes must be made of the same " +
+                    "predefined datatype: " + type.getName() + ", " + other.getName());
+            }
+        }
+        final Reductions.Kernel kernel = kind < 0 ? null : Reductions.kernel(op.code, kind);
+        if (kernel == null)
+        {
+            throw new MPIException(ErrorClass.ERR_OP, Reductions.name(op.code) + " is not defined on " +
+                type.getName() + (kind < 0 ? " (elements of several kinds)" : ""));
+        }
+        return kernel;
+    }
+
+    /** Java binding of {@code MPI_ACCUMULATE}: target = origin {@code op} target, element by element, atomically. */
+    public void accumulate(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType, final Op op)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            final long bytes = Buffers.bytes(origin, orgCount, orgType);
+            final Reductions.Kernel kernel = accumulateKernel(op, orgType, targetType);
+            if (targetRank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            checkTarget(bytes, targetCount, targetType);
+            w.accumulate(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
+                targetMap(targetType), targetCount, kernel, BasicKind.size(orgType.uniformKind()), null, 0, null);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_GET_ACCUMULATE}: as {@link #accumulate}, and the target's data
+     * before lands in {@code result} ({@code resultCount} items of {@code resultType}).
+     */
+    public void getAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final Buffer result,
+        final int resultCount, final Datatype resultType, final int targetRank, final int targetDisp,
+        final int targetCount, final Datatype targetType, final Op op)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            final long resultBytes = Buffers.bytes(result, resultCount, resultType);
+            final Reductions.Kernel kernel = accumulateKernel(op, resultType, targetType);
+            // With NO_OP the origin buffer is not read (MPI lets it be anything).
+            final boolean noOp = op.code == Reductions.NO_OP && op.function == null;
+            final long bytes = noOp ? resultBytes : Buffers.bytes(origin, orgCount, orgType);
+            if (!noOp)
+            {
+                accumulateKernel(op, orgType, targetType);
+            }
+            if (targetRank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            checkTarget(resultBytes, targetCount, targetType);
+            if (bytes != resultBytes)
+            {
+                throw new MPIException(ErrorClass.ERR_TYPE, "origin has " + bytes + " bytes, result " + resultBytes);
+            }
+            final Object base = noOp ? Buffers.base(result) : Buffers.base(origin);
+            final long offset = noOp ? Buffers.offset(result) : Buffers.offset(origin);
+            final Datatype inType = noOp ? resultType : orgType;
+            if (noOp && !resultType.layout().isContiguous())
+            {
+                // The kernel reads nothing of the origin; any contiguous bytes of the right length will do.
+                final byte[] ignored = new byte[(int)bytes];
+                w.accumulate(ignored, Buffers.BYTE_ARRAY_BASE, org.shmpi.shm.datatype.DataLayout.CONTIGUOUS, bytes,
+                    targetRank, targetDisp, targetMap(targetType), targetCount, kernel,
+                    BasicKind.size(resultType.uniformKind()), Buffers.base(result), Buffers.offset(result),
+                    resultType.layout());
+                return;
+            }
+            w.accumulate(base, offset, inType.layout(), bytes, targetRank, targetDisp, targetMap(targetType),
+                targetCount, kernel, BasicKind.size(resultType.uniformKind()), Buffers.base(result),
+                Buffers.offset(result), resultType.layout());
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_FETCH_AND_OP}: one element of {@code type} (a predefined type):
+     * the target's value lands in {@code result}, then becomes origin {@code op} target, atomically.
+     */
+    public void fetchAndOp(final Buffer origin, final Buffer result, final Datatype type, final int targetRank,
+        final int targetDisp, final Op op)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            final Reductions.Kernel kernel = accumulateKernel(op, type, null);
+            if (type.derived)
+            {
+                throw new MPIException(ErrorClass.ERR_TYPE, "fetchAndOp takes a predefined datatype, not " +
+                    type.getName());
+            }
+            final boolean noOp = op.code == Reductions.NO_OP;
+            Buffers.bytes(result, 1, type);
+            if (!noOp)
+            {
+                Buffers.bytes(origin, 1, type);
+            }
+            if (targetRank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            final int kind = type.uniformKind();
+            final boolean integerSum = op.code == Reductions.SUM && (kind == BasicKind.INT || kind == BasicKind.LONG);
+            final Object inBase = noOp ? Buffers.base(result) : Buffers.base(origin);
+            final long inOffset = noOp ? Buffers.offset(result) : Buffers.offset(origin);
+            w.fetchAndOp(inBase, inOffset, Buffers.base(result), Buffers.offset(result), BasicKind.size(kind), integerSum,
+                op.code == Reductions.REPLACE, noOp, kernel, targetRank, targetDisp);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMPARE_AND_SWAP}: if the target element equals {@code compare},
+     * it becomes {@code origin}'s; its value before lands in {@code result}. {@code type} is an
+     * integer, boolean or byte type.
+     */
+    public void compareAndSwap(final Buffer origin, final Buffer compare, final Buffer result, final Datatype type,
+        final int targetRank, final int targetDisp)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            MPI.checkDatatype(type);
+            final int kind = type.uniformKind();
+            if (type.derived || !(kind == BasicKind.BYTE || kind == BasicKind.CHAR || kind == BasicKind.SHORT ||
+                kind == BasicKind.BOOLEAN || kind == BasicKind.INT || kind == BasicKind.LONG))
+            {
+                throw new MPIException(ErrorClass.ERR_TYPE, "compareAndSwap takes an integer, boolean or byte " +
+                    "datatype, not " + type.getName());
+            }
+            Buffers.bytes(origin, 1, type);
+            Buffers.bytes(compare, 1, type);
+            Buffers.bytes(result, 1, type);
+            if (targetRank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            w.compareAndSwap(Buffers.base(origin), Buffers.offset(origin), Buffers.base(compare),
+                Buffers.offset(compare), Buffers.base(result), Buffers.offset(result), BasicKind.size(kind), targetRank,
+                targetDisp);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * A request-based operation may only be issued in a passive-target epoch; it is complete in
+     * the target's memory when the call returns, so its request comes back complete.
+     */
+    private Request requestFor(final int targetRank, final String call)
+    {
+        final ShmWindow w = live();
+        if (targetRank != MPI.PROC_NULL && !w.passiveEpochOn(targetRank))
+        {
+            throw handle(new MPIException(ErrorClass.ERR_RMA_SYNC, call + " outside a passive-target epoch (lock or " +
+                "lockAll) on target " + targetRank));
+        }
+        return Request.completed(comm, new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0));
+    }
+
+    /** Java binding of {@code MPI_RPUT}. */
+    public final Request rPut(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType)
+    {
+        final Request r = requestFor(targetRank, "rPut");
+        put(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        return r;
+    }
+
+    /** Java binding of {@code MPI_RGET}. */
+    public final Request rGet(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType)
+    {
+        final Request r = requestFor(targetRank, "rGet");
+        get(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        return r;
+    }
+
+    /** Java binding of {@code MPI_RACCUMULATE}. */
+    public Request rAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType, final Op op)
+    {
+        final Request r = requestFor(targetRank, "rAccumulate");
+        accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
+        return r;
+    }
+
+    /** Java binding of {@code MPI_RGET_ACCUMULATE}. */
+    public Request rGetAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final Buffer result,
+        final int resultCount, final Datatype resultType, final int targetRank, final int targetDisp,
+        final int targetCount, final Datatype targetType, final Op op)
+    {
+        final Request r = requestFor(targetRank, "rGetAccumulate");
+        getAccumulate(origin, orgCount, orgType, result, resultCount, resultType, targetRank, targetDisp, targetCount,
+            targetType, op);
+        return r;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Synchronisation
+
+    /** Java binding of {@code MPI_WIN_FENCE}. */
+    public void fence(final int assertion)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.fence(assertion);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_START}: an access epoch to the members of {@code group}. */
+    public void start(final Group group, final int assertion)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.start(windowRanks(group, "start"), assertion);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_COMPLETE}. */
+    public void complete()
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.complete();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_POST}: an exposure epoch to the members of {@code group}. */
+    public void post(final Group group, final int assertion)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.post(windowRanks(group, "post"), assertion);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_WAIT}. */
+    public void waitFor()
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.waitFor();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_TEST}. */
+    public boolean test()
+    {
+        final ShmWindow w = live();
+        try
+        {
+            return w.test();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_LOCK}: {@code MPI.LOCK_EXCLUSIVE} or {@code MPI.LOCK_SHARED} on member {@code rank}. */
+    public void lock(final int lockType, final int rank, final int assertion)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            if (rank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            w.lock(lockType, rank, assertion);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_UNLOCK}. */
+    public void unlock(final int rank)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            if (rank == MPI.PROC_NULL)
+            {
+                return;
+            }
+            w.unlock(rank);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_LOCK_ALL}. */
+    public void lockAll(final int assertion)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.lockAll(assertion);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_UNLOCK_ALL}. */
+    public void unlockAll()
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.unlockAll();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_SYNC}: orders this process's loads and stores on window memory with the others'. */
+    public void sync()
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.sync();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_FLUSH}: this process's operations on {@code targetRank} are complete there. */
+    public void flush(final int targetRank)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            if (targetRank != MPI.PROC_NULL)
+            {
+                w.flush(targetRank);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_FLUSH_ALL}. */
+    public void flushAll()
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.flushAll();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_WIN_FLUSH_LOCAL}: the origin buffers of this process's
+     * operations on {@code targetRank} may be reused. Every operation has copied its origin data
+     * when it returns, so this is {@link #flush}.
+     */
+    public void flushLocal(final int targetRank)
+    {
+        flush(targetRank);
+    }
+
+    /** Java binding of {@code MPI_WIN_FLUSH_LOCAL_ALL}: as {@link #flushAll}. */
+    public void flushLocalAll()
+    {
+        flushAll();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Shared memory
+
+    /**
+     * + {@code MPI_WIN_SHARED_QUERY}, which Open MPI's bindings lack: member {@code rank}'s
+     * window memory as this process maps it, for direct loads and stores (any flavor: every
+     * window's memory is shared here). Order loads and stores with the others' through
+     * {@link #sync} and a synchronisation such as a barrier.
+     */
+    public SharedMemory sharedQuery(final int rank)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            return new SharedMemory(w.region(rank), w.regionSize(rank), w.dispUnit(rank));
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** + What {@link #sharedQuery} gives: a member's window memory, its size and displacement unit. */
+    public static final class SharedMemory
+    {
+        private final ByteBuffer buffer;
+        private final long size;
+        private final int dispUnit;
+
+        SharedMemory(final ByteBuffer buffer, final long size, final int dispUnit)
+        {
+            this.buffer = buffer;
+            this.size = size;
+            this.dispUnit = dispUnit;
+        }
+
+        /** A direct buffer (native byte order) over the member's memory. */
+        public ByteBuffer getBuffer()
+        {
+            return buffer.duplicate().order(buffer.order());
+        }
+
+        /** Bytes of the member's memory. */
+        public long getSize()
+        {
+            return size;
+        }
+
+        /** The member's displacement unit, in bytes. */
+        public int getDispUnit()
+        {
+            return dispUnit;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Names, info, error handlers, attributes
+
+    /** Java binding of {@code MPI_WIN_GET_NAME} (empty until set). */
+    public String getName()
+    {
+        live();
+        return name;
+    }
+
+    /** Java binding of {@code MPI_WIN_SET_NAME}. */
+    public void setName(final String name)
+    {
+        live();
+        if (name == null)
+        {
+            throw handle(new MPIException(ErrorClass.ERR_ARG, "null window name"));
+        }
+        this.name = name;
+        comm.setName("window " + name);
+    }
+
+    /**
+     * Java binding of {@code MPI_WIN_GET_INFO}: a new info object with the hints in force. shmpi
+     * acts on {@code alloc_shared_noncontig} (at allocation); the others are kept and reported
+     * but change nothing: every window here is mapped by every member, so hints such as
+     * {@code no_locks} have no slower path to avoid.
+     */
+    public Info getInfo()
+    {
+        live();
+        return info.dup();
+    }
+
+    /** Java binding of {@code MPI_WIN_SET_INFO}: the hints are kept (see {@link #getInfo}). */
+    public void setInfo(final Info info)
+    {
+        live();
+        if (info == null || info.isNull())
+        {
+            throw handle(new MPIException(ErrorClass.ERR_INFO, "null or freed info"));
+        }
+        for (int i = 0; i < info.size(); i++)
+        {
+            final String key = info.getKey(i);
+            this.info.set(key, info.get(key));
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_SET_ERRHANDLER}. */
+    public void setErrhandler(final Errhandler handler)
+    {
+        live();
+        if (handler == null || handler.isNull())
+        {
+            throw handle(new MPIException(ErrorClass.ERR_ARG, "null or freed error handler"));
+        }
+        errhandler = handler;
+    }
+
+    /** Java binding of {@code MPI_WIN_GET_ERRHANDLER} ({@code MPI.ERRORS_ARE_FATAL} until set). */
+    public Errhandler getErrhandler()
+    {
+        live();
+        return errhandler;
+    }
+
+    /**
+     * Java binding of {@code MPI_WIN_CALL_ERRHANDLER}: runs this window's handler on
+     * {@code errorCode}: aborts the job under {@code ERRORS_ARE_FATAL}, throws under
+     * {@code ERRORS_RETURN}, calls a user handler (with the window's communicator) then throws.
+     */
+    public void callErrhandler(final int errorCode)
+    {
+        live();
+        comm.errhandler = errhandler;
+        comm.callErrhandler(errorCode);
+    }
+
+    /** Java binding of {@code MPI_WIN_CREATE_KEYVAL}. */
+    public static int createKeyval()
+    {
+        MPI.check();
+        return ATTRIBUTES.createKeyval(Keyval.DUP, Keyval.NO_DELETE);
+    }
+
+    /** Java binding of {@code MPI_WIN_FREE_KEYVAL}. */
+    public static void freeKeyval(final int keyval)
+    {
+        MPI.check();
+        ATTRIBUTES.freeKeyval(keyval);
+    }
+
+    /** Java binding of {@code MPI_WIN_SET_ATTR}. */
+    public void setAttr(final int keyval, final Object value)
+    {
+        live();
+        if (keyval >= MPI.WIN_BASE && keyval <= MPI.WIN_MODEL)
+        {
+            throw handle(new MPIException(ErrorClass.ERR_KEYVAL, "predefined window attributes cannot be set: " +
+                keyval));
+        }
+        try
+        {
+            attributes.set(this, keyval, value);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_WIN_GET_ATTR}. Predefined: {@code MPI.WIN_BASE} (this process's
+     * window memory as a direct {@code ByteBuffer}), {@code MPI.WIN_SIZE} (bytes) and
+     * {@code MPI.WIN_DISP_UNIT} (bytes) as {@code Integer} (a {@code Long} for sizes past 2 GiB),
+     * {@code MPI.WIN_CREATE_FLAVOR} ({@code MPI.WIN_FLAVOR_*}) and {@code MPI.WIN_MODEL}
+     * ({@code MPI.WIN_UNIFIED}).
+     */
+    public Object getAttr(final int keyval)
+    {
+        final ShmWindow w = live();
+        final int me = w.rank();
+        switch (keyval)
+        {
+            case MPI.WIN_BASE:
+                return w.region(me);
+            case MPI.WIN_SIZE:
+            {
+                final long size = w.regionSize(me);
+                return size <= Integer.MAX_VALUE ? (Object)(int)size : (Object)size;
+            }
+            case MPI.WIN_DISP_UNIT:
+                return w.dispUnit(me);
+            case MPI.WIN_CREATE_FLAVOR:
+                return w.flavor();
+            case MPI.WIN_MODEL:
+                return MPI.WIN_UNIFIED;
+            default:
+                try
+                {
+                    return attributes.get(keyval);
+                }
+                catch (final RuntimeException ex)
+                {
+                    throw handle(ex);
+                }
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_DELETE_ATTR}. */
+    public void deleteAttr(final int keyval)
+    {
+        live();
+        try
+        {
+            attributes.delete(this, keyval);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Java binding of {@code MPI_WIN_FREE}: collective; every epoch of this process must have
+     * ended ({@code MPI.ERR_RMA_SYNC} otherwise). Waits for every member, then releases the
+     * memory (an allocated window's memory goes with it: buffers of {@code WIN_BASE} and
+     * {@link #sharedQuery} must not be used after).
+     */
+    @Override
+    public void free()
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.free();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+        attributes.clear(this);
+        window = null;
+        comm.free();
+    }
+
+    /** Whether this window was freed ({@code MPI_WIN_NULL}). */
+    public boolean isNull()
+    {
+        return window == null;
+    }
+
+    @Override
+    public String toString()
+    {
+        return window == null ? "MPI_WIN_NULL" : "window " + (name.isEmpty() ? "" : name + " ") + "of " + world.length +
+            " processes";
+    }
+}
