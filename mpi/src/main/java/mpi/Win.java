@@ -31,9 +31,11 @@ import org.shmpi.shm.reduce.Reductions;
  *     through {@code getAttr(MPI.WIN_BASE)} (a {@code ByteBuffer}) and, for any member,
  *     {@link #sharedQuery(int)}.</li>
  * <li>{@link #Win(Buffer, int, int, Info, Comm)} ({@code MPI_Win_create}) uses the caller's
- *     buffer, which must come from {@code MPI.newXxxBuffer} with at least 64 KiB (the shared
- *     heap), so that the others can map it; other memory is refused with {@code MPI.ERR_BASE}
- *     (serving it through the target's progress engine is not built yet).</li>
+ *     buffer. Memory of {@code MPI.newXxxBuffer} of 64 KiB or more lies in the shared heap and
+ *     the others map it; any other memory (a smaller or an ordinary direct buffer, and + a Java
+ *     array with {@link #Win(Object, int, int, Info, Comm)}) is served by its owner's progress
+ *     engine: operations on it travel as messages and take effect when the owner is inside an
+ *     MPI call (as with Open MPI's point-to-point one-sided component).</li>
  * </ul>
  *
  * <p>Like Open MPI's bindings, {@code size} and {@code dispUnit} of the constructors count
@@ -59,30 +61,40 @@ public final class Win implements Freeable
     private String name = "";
     private Info info;
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    /** The caller's memory of a window made over it (what {@code WIN_BASE} gives), else null. */
+    private Object userBase;
 
     /**
      * Java binding of {@code MPI_WIN_CREATE}: a window over {@code size} elements of
-     * {@code base} (memory of {@code MPI.newXxxBuffer}), displacement unit {@code dispUnit}
-     * elements. Collective over {@code comm}.
+     * {@code base}, displacement unit {@code dispUnit} elements. Collective over {@code comm}.
      */
     public Win(final Buffer base, final int size, final int dispUnit, final Info info, final Comm comm)
+    {
+        this((Object)base, size, dispUnit, info, comm);
+    }
+
+    /**
+     * + {@code MPI_WIN_CREATE} over a Java array (or a buffer): {@code size} elements of
+     * {@code base}, displacement unit {@code dispUnit} elements. An array's memory is served by
+     * this process's progress engine (see the class comment). Collective over {@code comm}.
+     */
+    public Win(final Object base, final int size, final int dispUnit, final Info info, final Comm comm)
     {
         MPI.check();
         final int element = elementSize(base, comm);
         final long bytes = checkedBytes(size, element, comm);
-        final long address = bytes == 0 ? 0 : Buffers.offset(base);
-        if (bytes > 0 && !base.isDirect())
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_BASE, "window memory must be a direct buffer of " +
-                "MPI.newXxxBuffer (the shared heap), not a heap buffer"));
-        }
-        if (bytes > (long)base.capacity() * element)
+        final int unit = checkedUnit(dispUnit, element, comm);
+        final long capacity = base instanceof Buffer ? (long)((Buffer)base).capacity() * element :
+            (long)java.lang.reflect.Array.getLength(base) * element;
+        if (bytes > capacity)
         {
             throw comm.handle(new MPIException(ErrorClass.ERR_SIZE, "window of " + size + " elements is larger " +
-                "than its buffer of " + base.capacity()));
+                "than its memory of " + capacity / element));
         }
-        final int unit = checkedUnit(dispUnit, element, comm);
-        open(comm, info, m -> ShmWindow.create(MPI.engine(), m, address, bytes, unit));
+        final Object memory = Buffers.base(base);
+        final long offset = Buffers.offset(base);
+        open(comm, info, m -> ShmWindow.create(MPI.engine(), m, memory, offset, bytes, unit));
+        this.userBase = base;
     }
 
     /**
@@ -160,6 +172,13 @@ public final class Win implements Freeable
         }
 
         @Override
+        public int context()
+        {
+            // The private communicator's point-to-point context: nobody else sends on it.
+            return comm.contextId;
+        }
+
+        @Override
         public void barrier()
         {
             comm.barrier();
@@ -174,30 +193,32 @@ public final class Win implements Freeable
         }
     }
 
-    private static int elementSize(final Buffer base, final Comm comm)
+    private static int elementSize(final Object base, final Comm comm)
     {
         if (base == null)
         {
             throw comm.handle(new MPIException(ErrorClass.ERR_BUFFER, "null base buffer"));
         }
-        if (base instanceof ByteBuffer)
+        if (base instanceof ByteBuffer || base instanceof byte[] || base instanceof boolean[])
         {
             return 1;
         }
-        if (base instanceof CharBuffer || base instanceof ShortBuffer)
+        if (base instanceof CharBuffer || base instanceof ShortBuffer || base instanceof char[] ||
+            base instanceof short[])
         {
             return 2;
         }
-        if (base instanceof IntBuffer || base instanceof FloatBuffer)
+        if (base instanceof IntBuffer || base instanceof FloatBuffer || base instanceof int[] || base instanceof float[])
         {
             return 4;
         }
-        if (base instanceof LongBuffer || base instanceof DoubleBuffer)
+        if (base instanceof LongBuffer || base instanceof DoubleBuffer || base instanceof long[] ||
+            base instanceof double[])
         {
             return 8;
         }
-        throw comm.handle(new MPIException(ErrorClass.ERR_BUFFER, "unsupported buffer type: " +
-            base.getClass().getName()));
+        throw comm.handle(new MPIException(ErrorClass.ERR_BUFFER, "window memory must be a java.nio buffer or a " +
+            "primitive array, not " + base.getClass().getName()));
     }
 
     private static long checkedBytes(final int size, final int element, final Comm comm)
@@ -391,14 +412,14 @@ public final class Win implements Freeable
         try
         {
             final long bytes = Buffers.bytes(origin, orgCount, orgType);
-            final Reductions.Kernel kernel = accumulateKernel(op, orgType, targetType);
+            accumulateKernel(op, orgType, targetType);
             if (targetRank == MPI.PROC_NULL)
             {
                 return;
             }
             checkTarget(bytes, targetCount, targetType);
             w.accumulate(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
-                targetMap(targetType), targetCount, kernel, BasicKind.size(orgType.uniformKind()), null, 0, null);
+                targetMap(targetType), targetCount, op.code, orgType.uniformKind(), null, 0, null);
         }
         catch (final RuntimeException ex)
         {
@@ -418,7 +439,7 @@ public final class Win implements Freeable
         try
         {
             final long resultBytes = Buffers.bytes(result, resultCount, resultType);
-            final Reductions.Kernel kernel = accumulateKernel(op, resultType, targetType);
+            accumulateKernel(op, resultType, targetType);
             // With NO_OP the origin buffer is not read (MPI lets it be anything).
             final boolean noOp = op.code == Reductions.NO_OP && op.function == null;
             final long bytes = noOp ? resultBytes : Buffers.bytes(origin, orgCount, orgType);
@@ -443,13 +464,13 @@ public final class Win implements Freeable
                 // The kernel reads nothing of the origin; any contiguous bytes of the right length will do.
                 final byte[] ignored = new byte[(int)bytes];
                 w.accumulate(ignored, Buffers.BYTE_ARRAY_BASE, org.shmpi.shm.datatype.DataLayout.CONTIGUOUS, bytes,
-                    targetRank, targetDisp, targetMap(targetType), targetCount, kernel,
-                    BasicKind.size(resultType.uniformKind()), Buffers.base(result), Buffers.offset(result),
+                    targetRank, targetDisp, targetMap(targetType), targetCount, op.code, resultType.uniformKind(),
+                    Buffers.base(result), Buffers.offset(result),
                     resultType.layout());
                 return;
             }
             w.accumulate(base, offset, inType.layout(), bytes, targetRank, targetDisp, targetMap(targetType),
-                targetCount, kernel, BasicKind.size(resultType.uniformKind()), Buffers.base(result),
+                targetCount, op.code, resultType.uniformKind(), Buffers.base(result),
                 Buffers.offset(result), resultType.layout());
         }
         catch (final RuntimeException ex)
@@ -468,7 +489,7 @@ public final class Win implements Freeable
         final ShmWindow w = live();
         try
         {
-            final Reductions.Kernel kernel = accumulateKernel(op, type, null);
+            accumulateKernel(op, type, null);
             if (type.derived)
             {
                 throw new MPIException(ErrorClass.ERR_TYPE, "fetchAndOp takes a predefined datatype, not " +
@@ -485,11 +506,10 @@ public final class Win implements Freeable
                 return;
             }
             final int kind = type.uniformKind();
-            final boolean integerSum = op.code == Reductions.SUM && (kind == BasicKind.INT || kind == BasicKind.LONG);
             final Object inBase = noOp ? Buffers.base(result) : Buffers.base(origin);
             final long inOffset = noOp ? Buffers.offset(result) : Buffers.offset(origin);
-            w.fetchAndOp(inBase, inOffset, Buffers.base(result), Buffers.offset(result), BasicKind.size(kind), integerSum,
-                op.code == Reductions.REPLACE, noOp, kernel, targetRank, targetDisp);
+            w.fetchAndOp(inBase, inOffset, Buffers.base(result), Buffers.offset(result), op.code, kind, targetRank,
+                targetDisp);
         }
         catch (final RuntimeException ex)
         {
@@ -967,7 +987,8 @@ public final class Win implements Freeable
 
     /**
      * Java binding of {@code MPI_WIN_GET_ATTR}. Predefined: {@code MPI.WIN_BASE} (this process's
-     * window memory as a direct {@code ByteBuffer}), {@code MPI.WIN_SIZE} (bytes) and
+     * window memory: the buffer or array it was made over, or for an allocated window a direct
+     * {@code ByteBuffer} over it), {@code MPI.WIN_SIZE} (bytes) and
      * {@code MPI.WIN_DISP_UNIT} (bytes) as {@code Integer} (a {@code Long} for sizes past 2 GiB),
      * {@code MPI.WIN_CREATE_FLAVOR} ({@code MPI.WIN_FLAVOR_*}) and {@code MPI.WIN_MODEL}
      * ({@code MPI.WIN_UNIFIED}).
@@ -979,7 +1000,7 @@ public final class Win implements Freeable
         switch (keyval)
         {
             case MPI.WIN_BASE:
-                return w.region(me);
+                return userBase != null ? userBase : w.region(me);
             case MPI.WIN_SIZE:
             {
                 final long size = w.regionSize(me);

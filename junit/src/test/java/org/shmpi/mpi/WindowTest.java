@@ -305,6 +305,58 @@ class WindowTest
     }
 
     @Test
+    void memoryTheOthersCannotMapIsServedByItsOwner()
+    {
+        // A Java array, an ordinary direct buffer and a small MPI.newIntBuffer (below the heap's 64 KiB).
+        final int[] array = new int[32];
+        final IntBuffer direct = ByteBuffer.allocateDirect(128).order(ByteOrder.nativeOrder()).asIntBuffer();
+        final IntBuffer small = MPI.newIntBuffer(32);
+        for (final Object memory : new Object[] {array, direct, small})
+        {
+            final Win win = memory instanceof int[] ? new Win(memory, 32, 1, MPI.INFO_NULL, world) :
+                new Win((java.nio.Buffer)memory, 32, 1, MPI.INFO_NULL, world);
+            assertTrue(win.getAttr(MPI.WIN_BASE) == memory, "WIN_BASE is the caller's memory");
+            win.fence(0);
+            final IntBuffer stamp = MPI.newIntBuffer(4);
+            for (int i = 0; i < 4; i++)
+            {
+                stamp.put(i, 1000 * rank + i);
+            }
+            win.put(stamp, 4, MPI.INT, right, 2, 4, MPI.INT);
+            win.fence(0);
+            for (int i = 0; i < 4; i++)
+            {
+                final int v = memory instanceof int[] ? ((int[])memory)[2 + i] : ((IntBuffer)memory).get(2 + i);
+                assertEquals(1000 * left + i, v, "int " + (2 + i) + " put by the left neighbour");
+            }
+            final IntBuffer back = MPI.newIntBuffer(4);
+            win.get(back, 4, MPI.INT, right, 2, 4, MPI.INT);
+            win.fence(0);
+            assertEquals(1000 * rank + 3, back.get(3), "get from the right neighbour's served memory");
+            // Passive target: sums from everyone into int 0 of member 0, and a fetch-and-op.
+            final IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
+            final IntBuffer before = MPI.newIntBuffer(1);
+            for (int i = 0; i < 20; i++)
+            {
+                win.lock(MPI.LOCK_SHARED, 0, 0);
+                win.accumulate(one, 1, MPI.INT, 0, 0, 1, MPI.INT, MPI.SUM);
+                win.fetchAndOp(one, before, MPI.INT, 0, 1, MPI.SUM);
+                win.unlock(0);
+            }
+            win.fence(0);
+            if (rank == 0)
+            {
+                final int sum = memory instanceof int[] ? ((int[])memory)[0] : ((IntBuffer)memory).get(0);
+                final int fetched = memory instanceof int[] ? ((int[])memory)[1] : ((IntBuffer)memory).get(1);
+                assertEquals(20 * size, sum, "accumulated sum");
+                assertEquals(20 * size, fetched, "fetch-and-op sum");
+            }
+            win.fence(MPI.MODE_NOSUCCEED);
+            win.free();
+        }
+    }
+
+    @Test
     void misuseRaisesItsErrorClass()
     {
         final Win win = new Win(16, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1), Win.FLAVOR_PRIVATE);
@@ -334,12 +386,16 @@ class WindowTest
         user.free();
         win.free();
         expectError(MPI.ERR_WIN, () -> win.fence(0));
-        // Memory the others cannot map: refused on every member, with nothing left behind.
+        // Memory the others cannot map is served, not shared: no buffer reaches it.
+        final IntBuffer plain = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder()).asIntBuffer();
+        final Win served = new Win(plain, 16, 1, MPI.INFO_NULL, world);
+        served.setErrhandler(MPI.ERRORS_RETURN);
+        expectError(MPI.ERR_RMA_SHARED, () -> served.sharedQuery(right));
+        served.free();
         world.setErrhandler(MPI.ERRORS_RETURN);
         try
         {
-            final IntBuffer plain = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder()).asIntBuffer();
-            expectError(MPI.ERR_BASE, () -> new Win(plain, 16, 1, MPI.INFO_NULL, world));
+            expectError(MPI.ERR_BUFFER, () -> new Win("not memory", 16, 1, MPI.INFO_NULL, world));
             expectError(MPI.ERR_ARG, () -> new Win(4, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1), 7));
             expectError(MPI.ERR_SIZE, () -> new Win(-1, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1),
                 Win.FLAVOR_PRIVATE));

@@ -9,16 +9,25 @@ import org.shmpi.coll.Members;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.shm.BlockedCall;
 
-/** {@link WindowMembers} over point-to-point schedules on a context of their own. */
+/** {@link WindowMembers} over point-to-point schedules on context {@code context}; window messages on {@code context + 1}. */
 public final class ScheduleMembers implements WindowMembers
 {
     private final Members members;
     private final int[] world;
+    private final int context;
 
     public ScheduleMembers(final PointToPointEngine engine, final int[] world, final int me, final int context)
     {
         this.world = world.clone();
         this.members = new Members(engine, this.world, me, context, 1);
+        this.context = context + 1;
+    }
+
+    /** The context after the schedules' one. */
+    @Override
+    public int context()
+    {
+        return context;
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.shmpi.ring.SharedHeap;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.datatype.BasicKind;
 import org.shmpi.shm.datatype.DataLayout;
 import org.shmpi.shm.datatype.TypeMap;
 import org.shmpi.shm.reduce.Reductions;
@@ -55,8 +56,8 @@ public final class ShmWindow implements AutoCloseable
     public static final int MODE_NOSUCCEED = 16;
 
     private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
-    /** Heap id of window memory that lies outside the member's shared heap. */
-    private static final long NOT_IN_HEAP = -2;
+    /** Heap id of window memory that lies outside the member's shared heap: its owner serves it. */
+    private static final long SERVED = -2;
     private static final AtomicLong NEXT_ID = new AtomicLong(1);
     /** How long a member waits for member 0's window segment to appear. */
     private static final long OPEN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
@@ -76,8 +77,18 @@ public final class ShmWindow implements AutoCloseable
     private final Segment[] peerHeaps;
     private final ByteBuffer[] views;
 
-    /** Address here of each member's region, its bytes and its displacement unit. */
+    /**
+     * Address here of each member's region (for this member's memory served by itself, the
+     * Unsafe offset into {@link #localMemory}; for a peer's served memory, 0), its bytes and its
+     * displacement unit.
+     */
     private final long[] base;
+    /** Members whose memory the others cannot map: their progress engines serve it. */
+    private final boolean[] served;
+    /** Unsafe base object of this member's memory (an array), or null for mapped or direct memory. */
+    private final Object localMemory;
+    private final WindowService service;
+    private final WindowService.Origin origin;
     private final long[] size;
     private final int[] dispUnit;
 
@@ -100,7 +111,8 @@ public final class ShmWindow implements AutoCloseable
     private byte[] results = new byte[0];
 
     private ShmWindow(final PointToPointEngine engine, final WindowMembers members, final int flavor,
-        final Segment segment, final long[] base, final long[] size, final int[] dispUnit, final Segment[] peerHeaps)
+        final Segment segment, final long[] base, final long[] size, final int[] dispUnit, final Segment[] peerHeaps,
+        final boolean[] served, final Object localMemory)
     {
         this.engine = engine;
         this.members = members;
@@ -121,6 +133,20 @@ public final class ShmWindow implements AutoCloseable
         this.locks = new int[n];
         this.postsSeen = new int[n];
         this.completesSeen = new int[n];
+        this.served = served;
+        this.localMemory = localMemory;
+        boolean anyServed = false;
+        for (int r = 0; r < n; r++)
+        {
+            anyServed |= served[r] && r != me;
+        }
+        this.origin = anyServed ? new WindowService.Origin(engine, members.context(), world, me) : null;
+        this.service = served[me] && n > 1 ? new WindowService(engine, members.context(), world, localMemory, base[me]) :
+            null;
+        if (service != null)
+        {
+            service.start();
+        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -158,7 +184,8 @@ public final class ShmWindow implements AutoCloseable
         {
             base[r] = segment.address() + dataOffset + offsets[r];
         }
-        final ShmWindow w = new ShmWindow(engine, members, flavor, segment, base, sizes, units, new Segment[n]);
+        final ShmWindow w = new ShmWindow(engine, members, flavor, segment, base, sizes, units, new Segment[n],
+            new boolean[n], null);
         // The owner writes its region first, so its pages come from its own NUMA node.
         UnsafeApi.setMemory(null, base[w.me], sizes[w.me], (byte)0);
         members.barrier();
@@ -166,12 +193,14 @@ public final class ShmWindow implements AutoCloseable
     }
 
     /**
-     * {@code MPI_Win_create} over {@code bytes} of this member's memory at {@code address}, which
-     * must lie in its shared heap (a buffer of {@code MPI.newXxxBuffer}): the others map it.
-     * Collective over {@code members}.
+     * {@code MPI_Win_create} over {@code bytes} of this member's memory at
+     * {@code memory}/{@code offset} (Unsafe addressing: an array and an offset into it, or null
+     * and an address). Memory in the member's shared heap (a buffer of {@code MPI.newXxxBuffer})
+     * is mapped by the others; any other memory is served by this member's progress engine
+     * ({@link WindowService}). Collective over {@code members}.
      */
-    public static ShmWindow create(final PointToPointEngine engine, final WindowMembers members, final long address,
-        final long bytes, final int dispUnit)
+    public static ShmWindow create(final PointToPointEngine engine, final WindowMembers members, final Object memory,
+        final long offset, final long bytes, final int dispUnit)
     {
         checkSizes(bytes, dispUnit);
         final SharedHeap heap = engine.heap();
@@ -179,36 +208,26 @@ public final class ShmWindow implements AutoCloseable
         long inSegment = 0;
         if (bytes > 0)
         {
-            final SharedHeap.Segment s = heap.find(address, bytes);
+            final SharedHeap.Segment s = memory == null ? heap.find(offset, bytes) : null;
             if (s != null)
             {
                 heapId = s.id();
-                inSegment = address - s.address();
+                inSegment = offset - s.address();
             }
             else
             {
-                heapId = NOT_IN_HEAP;
+                heapId = SERVED;
             }
         }
         final int n = members.world().length;
         final int me = members.rank();
         final long[] info = members.allgather(new long[] {bytes, dispUnit, heapId, inSegment});
         final int[] world = members.world();
-        // Memory outside a shared heap fails every member alike, before the segment is made.
-        for (int r = 0; r < n; r++)
-        {
-            if (info[4 * r + 2] == NOT_IN_HEAP)
-            {
-                throw new ShmpiException(ErrorClass.ERR_BASE, "window memory must come from the shared heap " +
-                    "(MPI.newByteBuffer and the other MPI.newXxxBuffer, 64 KiB or more): member " + r + "'s " +
-                    info[4 * r] + " bytes are not in it" + (r == me ? " (this member: 0x" + Long.toHexString(address) +
-                    ")" : ""));
-            }
-        }
         final Segment segment = makeSegment(engine, members, FLAVOR_CREATE, false, WindowDescriptor.dataOffset(n));
         final long[] base = new long[n];
         final long[] sizes = new long[n];
         final int[] units = new int[n];
+        final boolean[] served = new boolean[n];
         final Segment[] heaps = new Segment[n];
         try
         {
@@ -216,7 +235,12 @@ public final class ShmWindow implements AutoCloseable
             {
                 sizes[r] = info[4 * r];
                 units[r] = (int)info[4 * r + 1];
-                if (sizes[r] > 0)
+                served[r] = info[4 * r + 2] == SERVED;
+                if (served[r])
+                {
+                    base[r] = r == me ? offset : 0;
+                }
+                else if (sizes[r] > 0)
                 {
                     // This member's own heap segment too: the manager hands back the one it made.
                     heaps[r] = heap.openPeer(world[r], info[4 * r + 2]);
@@ -235,7 +259,8 @@ public final class ShmWindow implements AutoCloseable
             }
             throw ex;
         }
-        final ShmWindow w = new ShmWindow(engine, members, FLAVOR_CREATE, segment, base, sizes, units, heaps);
+        final ShmWindow w = new ShmWindow(engine, members, FLAVOR_CREATE, segment, base, sizes, units, heaps, served,
+            served[me] ? memory : null);
         members.barrier();
         return w;
     }
@@ -376,6 +401,11 @@ public final class ShmWindow implements AutoCloseable
     public ByteBuffer region(final int rank)
     {
         checkRank(rank);
+        if (served[rank])
+        {
+            throw new ShmpiException(ErrorClass.ERR_RMA_SHARED, "member " + rank + "'s window memory is not shared " +
+                "memory (not from MPI.newXxxBuffer of 64 KiB or more): no buffer can reach it");
+        }
         ByteBuffer v = views[rank];
         if (v == null)
         {
@@ -419,19 +449,25 @@ public final class ShmWindow implements AutoCloseable
         {
             return;
         }
+        if (remote(target))
+        {
+            origin.put(originBase, originOffset, layout, bytes, target, at, targetMap, targetCount);
+            return;
+        }
+        final Object tb = memoryOf(target);
         if (targetMap == null || targetMap.isContiguous())
         {
-            layout.pack(originBase, originOffset, 0, null, at, bytes);
+            layout.pack(originBase, originOffset, 0, tb, at, bytes);
         }
         else if (layout.isContiguous())
         {
-            targetMap.layout().unpack(originBase, originOffset, bytes, null, at, 0);
+            targetMap.layout().unpack(originBase, originOffset, bytes, tb, at, 0);
         }
         else
         {
             final byte[] s = staging(bytes);
             layout.pack(originBase, originOffset, 0, s, BYTES, bytes);
-            targetMap.layout().unpack(s, BYTES, bytes, null, at, 0);
+            targetMap.layout().unpack(s, BYTES, bytes, tb, at, 0);
         }
     }
 
@@ -444,18 +480,24 @@ public final class ShmWindow implements AutoCloseable
         {
             return;
         }
+        if (remote(target))
+        {
+            origin.get(originBase, originOffset, layout, bytes, target, at, targetMap, targetCount);
+            return;
+        }
+        final Object tb = memoryOf(target);
         if (targetMap == null || targetMap.isContiguous())
         {
-            layout.unpack(null, at, bytes, originBase, originOffset, 0);
+            layout.unpack(tb, at, bytes, originBase, originOffset, 0);
         }
         else if (layout.isContiguous())
         {
-            targetMap.layout().pack(null, at, 0, originBase, originOffset, bytes);
+            targetMap.layout().pack(tb, at, 0, originBase, originOffset, bytes);
         }
         else
         {
             final byte[] s = staging(bytes);
-            targetMap.layout().pack(null, at, 0, s, BYTES, bytes);
+            targetMap.layout().pack(tb, at, 0, s, BYTES, bytes);
             layout.unpack(s, BYTES, bytes, originBase, originOffset, 0);
         }
     }
@@ -472,10 +514,12 @@ public final class ShmWindow implements AutoCloseable
      */
     public void accumulate(final Object originBase, final long originOffset, final DataLayout layout, final long bytes,
         final int target, final long targetDisp, final TypeMap targetMap, final long targetCount,
-        final Reductions.Kernel kernel, final int elementSize, final Object resultBase, final long resultOffset,
+        final int reduction, final int kind, final Object resultBase, final long resultOffset,
         final DataLayout resultLayout)
     {
         final long at = targetAddress(target, targetDisp, targetMap, targetCount, bytes);
+        final Reductions.Kernel kernel = kernelOf(reduction, kind);
+        final int elementSize = BasicKind.size(kind);
         if (bytes == 0)
         {
             return;
@@ -485,6 +529,18 @@ public final class ShmWindow implements AutoCloseable
             throw new ShmpiException(ErrorClass.ERR_TYPE, "accumulate of " + bytes + " bytes is not a whole number of " +
                 elementSize + "-byte elements");
         }
+        if (remote(target))
+        {
+            final byte[] copy = packedCopy(originBase, originOffset, layout, bytes);
+            origin.accumulate(copy, bytes, target, at, targetMap, targetCount, reduction, kind, resultBase, resultOffset,
+                resultLayout);
+            if (resultLayout != null)
+            {
+                origin.complete();
+            }
+            return;
+        }
+        final Object tb = memoryOf(target);
         final Object in;
         final long inOffset;
         if (layout.isContiguous())
@@ -502,7 +558,7 @@ public final class ShmWindow implements AutoCloseable
         final boolean alone = (locks[target] & 0xFF) == LOCK_EXCLUSIVE && (locks[target] & LOCK_NOCHECK) == 0;
         if (targetMap == null || targetMap.isContiguous())
         {
-            apply(kernel, elementSize, in, inOffset, at, bytes, old, 0, target, alone);
+            apply(kernel, elementSize, in, inOffset, tb, at, bytes, old, 0, target, alone);
         }
         else
         {
@@ -514,8 +570,8 @@ public final class ShmWindow implements AutoCloseable
                 for (int b = 0; b < blocks; b++)
                 {
                     final long length = targetMap.blockLength(b);
-                    apply(kernel, elementSize, in, inOffset + packed, at + item * extent + targetMap.blockDisplacement(b),
-                        length, old, packed, target, alone);
+                    apply(kernel, elementSize, in, inOffset + packed, tb,
+                        at + item * extent + targetMap.blockDisplacement(b), length, old, packed, target, alone);
                     packed += length;
                 }
             }
@@ -527,33 +583,44 @@ public final class ShmWindow implements AutoCloseable
     }
 
     /**
-     * {@code MPI_Fetch_and_op}: one element; sums of 4- and 8-byte integers, replace and no-op
-     * are one atomic instruction, the rest a compare-and-set loop. {@code kind} is the element's
-     * basic kind (sums are integer adds only for the integer kinds).
+     * {@code MPI_Fetch_and_op}: one element of {@code kind}; sums of 4- and 8-byte integers,
+     * replace and no-op are one atomic instruction, the rest a compare-and-set loop.
      */
     public void fetchAndOp(final Object originBase, final long originOffset, final Object resultBase,
-        final long resultOffset, final int elementSize, final boolean integerSum, final boolean replace,
-        final boolean noOp, final Reductions.Kernel kernel, final int target, final long targetDisp)
+        final long resultOffset, final int reduction, final int kind, final int target, final long targetDisp)
     {
+        final int elementSize = BasicKind.size(kind);
         final long at = targetAddress(target, targetDisp, null, 1, elementSize);
+        final Reductions.Kernel kernel = kernelOf(reduction, kind);
+        if (remote(target))
+        {
+            origin.accumulate(packedCopy(originBase, originOffset, DataLayout.CONTIGUOUS, elementSize), elementSize,
+                target, at, null, 1, reduction, kind, resultBase, resultOffset, DataLayout.CONTIGUOUS);
+            origin.complete();
+            return;
+        }
+        final Object tb = memoryOf(target);
+        final boolean integerSum = reduction == Reductions.SUM && (kind == BasicKind.INT || kind == BasicKind.LONG);
+        final boolean replace = reduction == Reductions.REPLACE;
+        final boolean noOp = reduction == Reductions.NO_OP;
         if (elementSize == 8 && (at & 7) == 0 && (integerSum || replace || noOp))
         {
-            final long v = noOp ? UnsafeApi.getLongVolatile(null, at) : replace ?
-                UnsafeApi.getAndSetLong(null, at, UnsafeApi.getLong(originBase, originOffset)) :
-                UnsafeApi.getAndAddLong(null, at, UnsafeApi.getLong(originBase, originOffset));
+            final long v = noOp ? UnsafeApi.getLongVolatile(tb, at) : replace ?
+                UnsafeApi.getAndSetLong(tb, at, UnsafeApi.getLong(originBase, originOffset)) :
+                UnsafeApi.getAndAddLong(tb, at, UnsafeApi.getLong(originBase, originOffset));
             UnsafeApi.putLong(resultBase, resultOffset, v);
             return;
         }
         if (elementSize == 4 && (at & 3) == 0 && (integerSum || replace || noOp))
         {
-            final int v = noOp ? UnsafeApi.getIntVolatile(null, at) : replace ?
-                UnsafeApi.getAndSetInt(null, at, UnsafeApi.getInt(originBase, originOffset)) :
-                UnsafeApi.getAndAddInt(null, at, UnsafeApi.getInt(originBase, originOffset));
+            final int v = noOp ? UnsafeApi.getIntVolatile(tb, at) : replace ?
+                UnsafeApi.getAndSetInt(tb, at, UnsafeApi.getInt(originBase, originOffset)) :
+                UnsafeApi.getAndAddInt(tb, at, UnsafeApi.getInt(originBase, originOffset));
             UnsafeApi.putInt(resultBase, resultOffset, v);
             return;
         }
         final byte[] old = results(elementSize);
-        apply(kernel, elementSize, originBase, originOffset, at, elementSize, old, 0, target, false);
+        apply(kernel, elementSize, originBase, originOffset, tb, at, elementSize, old, 0, target, false);
         UnsafeApi.copyMemory(old, BYTES, resultBase, resultOffset, elementSize);
     }
 
@@ -567,24 +634,34 @@ public final class ShmWindow implements AutoCloseable
         final int target, final long targetDisp)
     {
         final long at = targetAddress(target, targetDisp, null, 1, elementSize);
+        if (remote(target))
+        {
+            final byte[] in = new byte[2 * elementSize];
+            UnsafeApi.copyMemory(originBase, originOffset, in, BYTES, elementSize);
+            UnsafeApi.copyMemory(compareBase, compareOffset, in, BYTES + elementSize, elementSize);
+            origin.compareAndSwap(in, elementSize, target, at, resultBase, resultOffset);
+            origin.complete();
+            return;
+        }
+        final Object tb = memoryOf(target);
         if (elementSize == 8 && (at & 7) == 0)
         {
-            UnsafeApi.putLong(resultBase, resultOffset, UnsafeApi.compareAndExchangeLong(null, at,
+            UnsafeApi.putLong(resultBase, resultOffset, UnsafeApi.compareAndExchangeLong(tb, at,
                 UnsafeApi.getLong(compareBase, compareOffset), UnsafeApi.getLong(originBase, originOffset)));
         }
         else if (elementSize == 4 && (at & 3) == 0)
         {
-            UnsafeApi.putInt(resultBase, resultOffset, UnsafeApi.compareAndExchangeInt(null, at,
+            UnsafeApi.putInt(resultBase, resultOffset, UnsafeApi.compareAndExchangeInt(tb, at,
                 UnsafeApi.getInt(compareBase, compareOffset), UnsafeApi.getInt(originBase, originOffset)));
         }
         else if (elementSize == 2 && (at & 1) == 0)
         {
-            UnsafeApi.putShort(resultBase, resultOffset, UnsafeApi.compareAndExchangeShort(null, at,
+            UnsafeApi.putShort(resultBase, resultOffset, UnsafeApi.compareAndExchangeShort(tb, at,
                 UnsafeApi.getShort(compareBase, compareOffset), UnsafeApi.getShort(originBase, originOffset)));
         }
         else if (elementSize == 1)
         {
-            UnsafeApi.putByte(resultBase, resultOffset, UnsafeApi.compareAndExchangeByte(null, at,
+            UnsafeApi.putByte(resultBase, resultOffset, UnsafeApi.compareAndExchangeByte(tb, at,
                 UnsafeApi.getByte(compareBase, compareOffset), UnsafeApi.getByte(originBase, originOffset)));
         }
         else
@@ -592,10 +669,10 @@ public final class ShmWindow implements AutoCloseable
             lockAccumulates(target);
             try
             {
-                UnsafeApi.copyMemory(null, at, scratch, BYTES, elementSize);
+                UnsafeApi.copyMemory(tb, at, scratch, BYTES, elementSize);
                 if (sameBytes(scratch, BYTES, compareBase, compareOffset, elementSize))
                 {
-                    UnsafeApi.copyMemory(originBase, originOffset, null, at, elementSize);
+                    UnsafeApi.copyMemory(originBase, originOffset, tb, at, elementSize);
                 }
                 UnsafeApi.copyMemory(scratch, BYTES, resultBase, resultOffset, elementSize);
             }
@@ -622,16 +699,17 @@ public final class ShmWindow implements AutoCloseable
      * {@code length} bytes of target elements at {@code at} combined with the origin elements at
      * {@code in}/{@code inOffset}; their values before go to {@code old[oldAt...]} when given.
      */
-    private void apply(final Reductions.Kernel kernel, final int es, final Object in, final long inOffset, final long at,
+    private void apply(final Reductions.Kernel kernel, final int es, final Object in, final long inOffset, final Object tb,
+        final long at,
         final long length, final byte[] old, final long oldAt, final int target, final boolean alone)
     {
         if (alone)
         {
             if (old != null)
             {
-                UnsafeApi.copyMemory(null, at, old, BYTES + oldAt, length);
+                UnsafeApi.copyMemory(tb, at, old, BYTES + oldAt, length);
             }
-            kernel.apply(in, inOffset, null, at, length / es);
+            kernel.apply(in, inOffset, tb, at, length / es);
             return;
         }
         final boolean aligned = (at & (es - 1)) == 0 && (es == 1 || es == 2 || es == 4 || es == 8);
@@ -642,9 +720,9 @@ public final class ShmWindow implements AutoCloseable
             {
                 if (old != null)
                 {
-                    UnsafeApi.copyMemory(null, at, old, BYTES + oldAt, length);
+                    UnsafeApi.copyMemory(tb, at, old, BYTES + oldAt, length);
                 }
-                kernel.apply(in, inOffset, null, at, length / es);
+                kernel.apply(in, inOffset, tb, at, length / es);
             }
             finally
             {
@@ -663,11 +741,11 @@ public final class ShmWindow implements AutoCloseable
                     long before;
                     do
                     {
-                        before = UnsafeApi.getLongVolatile(null, a);
+                        before = UnsafeApi.getLongVolatile(tb, a);
                         UnsafeApi.putLong(s, BYTES, before);
                         kernel.apply(in, inOffset + i, s, BYTES, 1);
                     }
-                    while (!UnsafeApi.compareAndSetLong(null, a, before, UnsafeApi.getLong(s, BYTES)));
+                    while (!UnsafeApi.compareAndSetLong(tb, a, before, UnsafeApi.getLong(s, BYTES)));
                     if (old != null)
                     {
                         UnsafeApi.putLong(old, BYTES + oldAt + i, before);
@@ -679,11 +757,11 @@ public final class ShmWindow implements AutoCloseable
                     int before;
                     do
                     {
-                        before = UnsafeApi.getIntVolatile(null, a);
+                        before = UnsafeApi.getIntVolatile(tb, a);
                         UnsafeApi.putInt(s, BYTES, before);
                         kernel.apply(in, inOffset + i, s, BYTES, 1);
                     }
-                    while (!UnsafeApi.compareAndSetInt(null, a, before, UnsafeApi.getInt(s, BYTES)));
+                    while (!UnsafeApi.compareAndSetInt(tb, a, before, UnsafeApi.getInt(s, BYTES)));
                     if (old != null)
                     {
                         UnsafeApi.putInt(old, BYTES + oldAt + i, before);
@@ -695,11 +773,11 @@ public final class ShmWindow implements AutoCloseable
                     short before;
                     do
                     {
-                        before = UnsafeApi.getShortVolatile(null, a);
+                        before = UnsafeApi.getShortVolatile(tb, a);
                         UnsafeApi.putShort(s, BYTES, before);
                         kernel.apply(in, inOffset + i, s, BYTES, 1);
                     }
-                    while (!UnsafeApi.compareAndSetShort(null, a, before, UnsafeApi.getShort(s, BYTES)));
+                    while (!UnsafeApi.compareAndSetShort(tb, a, before, UnsafeApi.getShort(s, BYTES)));
                     if (old != null)
                     {
                         UnsafeApi.putShort(old, BYTES + oldAt + i, before);
@@ -711,11 +789,11 @@ public final class ShmWindow implements AutoCloseable
                     byte before;
                     do
                     {
-                        before = UnsafeApi.getByteVolatile(null, a);
+                        before = UnsafeApi.getByteVolatile(tb, a);
                         UnsafeApi.putByte(s, BYTES, before);
                         kernel.apply(in, inOffset + i, s, BYTES, 1);
                     }
-                    while (!UnsafeApi.compareAndSetByte(null, a, before, UnsafeApi.getByte(s, BYTES)));
+                    while (!UnsafeApi.compareAndSetByte(tb, a, before, UnsafeApi.getByte(s, BYTES)));
                     if (old != null)
                     {
                         UnsafeApi.putByte(old, BYTES + oldAt + i, before);
@@ -762,6 +840,40 @@ public final class ShmWindow implements AutoCloseable
         return base[target] + start;
     }
 
+    /** Whether {@code target}'s memory is served by its owner (not mapped here). */
+    private boolean remote(final int target)
+    {
+        return served[target] && target != me;
+    }
+
+    /** The Unsafe base object of {@code target}'s memory here: this member's array, else null (an address). */
+    private Object memoryOf(final int target)
+    {
+        return target == me ? localMemory : null;
+    }
+
+    private static Reductions.Kernel kernelOf(final int reduction, final int kind)
+    {
+        final Reductions.Kernel k = Reductions.kernel(reduction, kind);
+        if (k == null)
+        {
+            throw new ShmpiException(ErrorClass.ERR_OP, Reductions.name(reduction) + " is not defined on elements of " +
+                "kind " + kind);
+        }
+        return k;
+    }
+
+    private static byte[] packedCopy(final Object base, final long offset, final DataLayout layout, final long bytes)
+    {
+        if (bytes > Integer.MAX_VALUE - 16)
+        {
+            throw new ShmpiException(ErrorClass.ERR_COUNT, "too many bytes to send: " + bytes);
+        }
+        final byte[] copy = new byte[(int)bytes];
+        layout.pack(base, offset, 0, copy, BYTES, bytes);
+        return copy;
+    }
+
     private byte[] staging(final long bytes)
     {
         if (bytes > Integer.MAX_VALUE - 16)
@@ -805,6 +917,7 @@ public final class ShmWindow implements AutoCloseable
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "fence inside a " + openEpoch() + " epoch");
         }
+        flushServed(-1);
         UnsafeApi.fullFence();
         if ((assertion & (MODE_NOPRECEDE | MODE_NOSUCCEED)) != (MODE_NOPRECEDE | MODE_NOSUCCEED))
         {
@@ -853,6 +966,7 @@ public final class ShmWindow implements AutoCloseable
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "unlock of target " + target + ", which this member " +
                 "has not locked");
         }
+        flushServed(target);
         final int held = locks[target];
         locks[target] = 0;
         lockedTargets--;
@@ -898,6 +1012,7 @@ public final class ShmWindow implements AutoCloseable
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "unlockAll without lockAll");
         }
+        flushServed(-1);
         lockAll = false;
         if (!lockAllChecked)
         {
@@ -924,6 +1039,7 @@ public final class ShmWindow implements AutoCloseable
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "flush of target " + target + " outside a passive-target " +
                 "epoch on it");
         }
+        flushServed(target);
         UnsafeApi.fullFence();
     }
 
@@ -935,6 +1051,7 @@ public final class ShmWindow implements AutoCloseable
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "flushAll outside a passive-target epoch");
         }
+        flushServed(-1);
         UnsafeApi.fullFence();
     }
 
@@ -1010,6 +1127,7 @@ public final class ShmWindow implements AutoCloseable
         }
         final boolean[] group = accessGroup;
         accessGroup = null;
+        flushServed(-1);
         UnsafeApi.fullFence();
         int count = 0;
         final int[] wake = new int[n];
@@ -1061,6 +1179,22 @@ public final class ShmWindow implements AutoCloseable
         }
         waitFor();
         return true;
+    }
+
+    /** Completes this member's operations on served memory of {@code target} (every target: -1) there. */
+    private void flushServed(final int target)
+    {
+        if (origin != null)
+        {
+            origin.flush(target);
+        }
+    }
+
+    /** Whether member {@code rank}'s memory is served by its owner (the others cannot map it). */
+    public boolean isServed(final int rank)
+    {
+        checkRank(rank);
+        return served[rank];
     }
 
     /** Whether this member holds a lock on {@code target} (or every member's, by lockAll). */
@@ -1214,6 +1348,7 @@ public final class ShmWindow implements AutoCloseable
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "free inside a " + openEpoch() + " epoch");
         }
+        flushServed(-1);
         UnsafeApi.fullFence();
         members.barrier();
         close();
@@ -1228,6 +1363,10 @@ public final class ShmWindow implements AutoCloseable
             return;
         }
         freed = true;
+        if (service != null)
+        {
+            service.stop();
+        }
         for (final Segment s : peerHeaps)
         {
             if (s != null)

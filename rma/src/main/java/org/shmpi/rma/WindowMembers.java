@@ -13,6 +13,12 @@ public interface WindowMembers
     /** This process's window rank. */
     int rank();
 
+    /**
+     * A context of its own for the window's messages (one-sided operations on memory that the
+     * others cannot map), used by nothing else.
+     */
+    int context();
+
     /** Returns when every member has called it. */
     void barrier();
 

@@ -148,8 +148,8 @@ class ShmWindowTest
             w.fence(0);
             final int[] ones = new int[8];
             Arrays.fill(ones, 1);
-            w.accumulate(ones, INTS, DataLayout.CONTIGUOUS, 32, right, 4, every2, 1,
-                Reductions.kernel(Reductions.SUM, BasicKind.INT), 4, null, 0, null);
+            w.accumulate(ones, INTS, DataLayout.CONTIGUOUS, 32, right, 4, every2, 1, Reductions.SUM, BasicKind.INT,
+                null, 0, null);
             w.fence(ShmWindow.MODE_NOSUCCEED);
             for (int i = 0; i < 8; i++)
             {
@@ -170,10 +170,6 @@ class ShmWindowTest
             final WindowMembers m = members(engine, n);
             final int me = m.rank();
             final ShmWindow w = ShmWindow.allocate(engine, m, 64, 1, ShmWindow.FLAVOR_ALLOCATE, false);
-            final Reductions.Kernel longSum = Reductions.kernel(Reductions.SUM, BasicKind.LONG);
-            final Reductions.Kernel doubleSum = Reductions.kernel(Reductions.SUM, BasicKind.DOUBLE);
-            final Reductions.Kernel intMax = Reductions.kernel(Reductions.MAX, BasicKind.INT);
-            final Reductions.Kernel shortSum = Reductions.kernel(Reductions.SUM, BasicKind.SHORT);
             final long[] one = {1};
             final long[] fetched = new long[1];
             final double[] half = {0.5};
@@ -183,19 +179,21 @@ class ShmWindowTest
             for (int i = 0; i < rounds; i++)
             {
                 // fetch-and-add on a long at byte 0 of member 0: every fetched value is distinct.
-                w.fetchAndOp(one, LONGS, fetched, LONGS, 8, true, false, false, longSum, 0, 0);
+                w.fetchAndOp(one, LONGS, fetched, LONGS, Reductions.SUM, BasicKind.LONG, 0, 0);
                 assertTrue(fetched[0] >= 0 && fetched[0] < (long)n * rounds, "fetched " + fetched[0]);
                 // double sum by compare-and-set at byte 8, int max at 16, short sum at 20 (2-byte CAS)
-                w.accumulate(half, DOUBLES, DataLayout.CONTIGUOUS, 8, 0, 8, null, 1, doubleSum, 8, null, 0, null);
+                w.accumulate(half, DOUBLES, DataLayout.CONTIGUOUS, 8, 0, 8, null, 1, Reductions.SUM, BasicKind.DOUBLE, null, 0,
+                    null);
                 final int[] cand = {me * rounds + i};
-                w.accumulate(cand, INTS, DataLayout.CONTIGUOUS, 4, 0, 16, null, 1, intMax, 4, null, 0, null);
+                w.accumulate(cand, INTS, DataLayout.CONTIGUOUS, 4, 0, 16, null, 1, Reductions.MAX, BasicKind.INT, null, 0,
+                    null);
                 final short[] s1 = {1};
                 w.accumulate(s1, UnsafeApi.arrayBaseOffset(short[].class), DataLayout.CONTIGUOUS, 2, 0, 20, null, 1,
-                    shortSum, 2, null, 0, null);
+                    Reductions.SUM, BasicKind.SHORT, null, 0, null);
                 // get-accumulate (fetch of the running sum) on a long at 24: increasing for this member
                 final long[] old = new long[1];
-                w.accumulate(one, LONGS, DataLayout.CONTIGUOUS, 8, 0, 24, null, 1, longSum, 8, old, LONGS,
-                    DataLayout.CONTIGUOUS);
+                w.accumulate(one, LONGS, DataLayout.CONTIGUOUS, 8, 0, 24, null, 1, Reductions.SUM, BasicKind.LONG, old,
+                    LONGS, DataLayout.CONTIGUOUS);
                 assertTrue(old[0] > previous, "fetched sums increase");
                 previous = old[0];
             }
@@ -300,7 +298,7 @@ class ShmWindowTest
             final int me = m.rank();
             final ByteBuffer memory = engine.heap().allocate(4096 * (me + 1));
             final long address = org.agrona.BufferUtil.address(memory);
-            final ShmWindow w = ShmWindow.create(engine, m, address, 4096L * (me + 1), 1);
+            final ShmWindow w = ShmWindow.create(engine, m, null, address, 4096L * (me + 1), 1);
             assertEquals(ShmWindow.FLAVOR_CREATE, w.flavor());
             w.fence(0);
             final byte[] stamp = new byte[16];
@@ -324,11 +322,88 @@ class ShmWindowTest
             assertEquals(ErrorClass.ERR_RMA_RANGE, range.errorClass());
             w.fence(ShmWindow.MODE_NOSUCCEED);
             w.free();
-            // Memory outside the heap: ERR_BASE on every member alike (the check is local).
+            // Memory outside the heap is served by its owner: no buffer reaches it from here.
             final ByteBuffer plain = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
-            final ShmpiException base = assertThrows(ShmpiException.class, () ->
-                ShmWindow.create(engine, m, org.agrona.BufferUtil.address(plain), 64, 1));
-            assertEquals(ErrorClass.ERR_BASE, base.errorClass());
+            final ShmWindow s = ShmWindow.create(engine, m, null, org.agrona.BufferUtil.address(plain), 64, 1);
+            assertTrue(s.isServed(me));
+            final ShmpiException shared = assertThrows(ShmpiException.class, () -> s.region((me + 1) % n));
+            assertEquals(ErrorClass.ERR_RMA_SHARED, shared.errorClass());
+            s.free();
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5})
+    void memoryServedByItsOwnersProgressEngine(final int n) throws Exception
+    {
+        job = ThreadedJob.start("win-served-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final int right = (me + 1) % n;
+            final int left = (me - 1 + n) % n;
+            // Even members expose a long[] (served), odd ones shared-heap memory (mapped): both kinds meet.
+            final long[] array = new long[64];
+            final ByteBuffer heap = engine.heap().allocate(8 * 64);
+            final ShmWindow w = me % 2 == 0 ? ShmWindow.create(engine, m, array, LONGS, 8 * 64, 8) :
+                ShmWindow.create(engine, m, null, org.agrona.BufferUtil.address(heap), 8 * 64, 8);
+            assertEquals(me % 2 == 0, w.isServed(me));
+            // Fence epoch: a put of 3 longs and a strided put (every other long) to the right.
+            w.fence(0);
+            final long[] three = {10L * me, 10L * me + 1, 10L * me + 2};
+            w.put(three, LONGS, DataLayout.CONTIGUOUS, 24, right, 0, null, 3);
+            final TypeMap every2 = TypeMap.hvector(4, 1, 16, TypeMap.basic(BasicKind.LONG, 8));
+            final long[] four = {100L + me, 200L + me, 300L + me, 400L + me};
+            w.put(four, LONGS, DataLayout.CONTIGUOUS, 32, right, 8, every2, 1);
+            w.fence(0);
+            final long[] got = new long[12];
+            for (int i = 0; i < 12; i++)
+            {
+                got[i] = me % 2 == 0 ? array[i] : heap.getLong(8 * i);
+            }
+            assertEquals(10L * left, got[0]);
+            assertEquals(10L * left + 2, got[2]);
+            assertEquals(100L + left, got[8]);
+            assertEquals(0, got[9], "gap of the strided put");
+            assertEquals(200L + left, got[10]);
+            // Get back from the right what this member put there, through the map.
+            final long[] back = new long[4];
+            w.get(back, LONGS, DataLayout.CONTIGUOUS, 32, right, 8, every2, 1);
+            w.fence(0);
+            assertArrayEquals(four, back);
+            // Passive target: every member adds to long 20 of member 0, fetch-and-adds long 21, and
+            // races a compare-and-swap on long 22.
+            for (int i = 0; i < 50; i++)
+            {
+                w.lock(ShmWindow.LOCK_SHARED, 0, 0);
+                final long[] one = {1};
+                w.accumulate(one, LONGS, DataLayout.CONTIGUOUS, 8, 0, 20, null, 1, Reductions.SUM, BasicKind.LONG, null,
+                    0, null);
+                final long[] before = new long[1];
+                w.fetchAndOp(one, LONGS, before, LONGS, Reductions.SUM, BasicKind.LONG, 0, 21);
+                assertTrue(before[0] >= 0 && before[0] < 50L * n);
+                w.unlock(0);
+            }
+            w.lock(ShmWindow.LOCK_EXCLUSIVE, 0, 0);
+            final long[] mine = {me + 1};
+            final long[] zero = {0};
+            final long[] seen = new long[1];
+            w.compareAndSwap(mine, LONGS, zero, LONGS, seen, LONGS, 8, 0, 22);
+            w.unlock(0);
+            w.fence(0);
+            w.fence(ShmWindow.MODE_NOSUCCEED);
+            if (me == 0)
+            {
+                assertEquals(50L * n, array[20], "accumulated through the service");
+                assertEquals(50L * n, array[21], "fetch-and-added through the service");
+                assertTrue(array[22] >= 1 && array[22] <= n);
+            }
+            final long[] winners = new long[1];
+            winners[0] = seen[0] == 0 ? 1 : 0;
+            final long[] all = m.allgather(winners);
+            assertEquals(1, java.util.Arrays.stream(all).sum(), "members that won the swap");
+            w.free();
         });
     }
 

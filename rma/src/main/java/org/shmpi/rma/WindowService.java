@@ -1,0 +1,423 @@
+package org.shmpi.rma;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.UnsafeApi;
+import org.shmpi.ring.EngineRequest;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.ProgressAgent;
+import org.shmpi.ring.RecvRequest;
+import org.shmpi.ring.SendRequest;
+import org.shmpi.shm.BlockedCall;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.shm.reduce.Reductions;
+
+/**
+ * One-sided operations on window memory the other members cannot map (a Java array, a direct
+ * buffer outside the shared heap): the origin sends the operation as messages on the window's
+ * own context, and the target's progress engine carries it out (an agent, run on every duty
+ * cycle of whatever MPI call the target is in). So such a target makes progress only inside MPI
+ * calls, as MPI's progress rule allows.
+ *
+ * <p>Messages, all on the window's context, non-overtaking per pair:
+ * <pre>
+ * REQUEST_TAG  origin -> target  header (below), then for PUT and the accumulates a DATA message
+ * DATA_TAG     origin -> target  the packed origin data (CAS: origin element, then compare element)
+ * REPLY_TAG    target -> origin  GET: the target data; fetching ops: the values before; FLUSH: empty
+ *
+ * header: 0 int op | 4 int origin (window rank) | 8 long target offset (bytes into the region)
+ *        16 long bytes (packed) | 24 long items of the target map | 32 int reduction op
+ *        36 int element kind | 40 int blocks (0: contiguous) | 48 long extent |
+ *        56 blocks x (long displacement, long length)
+ * </pre>
+ * The target takes one request at a time, in arrival order, so an operation's effects are in
+ * the target's memory before the reply to a later FLUSH of the same origin leaves.
+ */
+final class WindowService implements ProgressAgent
+{
+    static final int PUT = 1;
+    static final int GET = 2;
+    static final int ACCUMULATE = 3;
+    static final int GET_ACCUMULATE = 4;
+    static final int COMPARE_AND_SWAP = 5;
+    static final int FLUSH = 6;
+
+    static final int REQUEST_TAG = 1;
+    static final int DATA_TAG = 2;
+    static final int REPLY_TAG = 3;
+
+    static final int HEADER_FIXED = 56;
+    /** Largest header: target maps of more blocks than fit are refused with ERR_TYPE. */
+    static final int HEADER_MAX = 1 << 20;
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+
+    private final PointToPointEngine engine;
+    private final int context;
+    private final int[] world;
+    /** This member's served memory: Unsafe base object and offset, and its bytes. */
+    private final Object memory;
+    private final long memoryOffset;
+
+    private final byte[] header = new byte[HEADER_MAX];
+    private RecvRequest headerRecv;
+    /** The data receive of the request being served, and what follows it. */
+    private RecvRequest dataRecv;
+    private Runnable afterData;
+    private boolean closed;
+
+    WindowService(final PointToPointEngine engine, final int context, final int[] world, final Object memory,
+        final long memoryOffset)
+    {
+        this.engine = engine;
+        this.context = context;
+        this.world = world;
+        this.memory = memory;
+        this.memoryOffset = memoryOffset;
+    }
+
+    void start()
+    {
+        engine.progressEngine().register(this);
+    }
+
+    /** Stops serving (every origin has flushed: the window is being freed). */
+    void stop()
+    {
+        closed = true;
+        engine.progressEngine().deregister(this);
+        if (headerRecv != null && !headerRecv.isComplete())
+        {
+            engine.cancel(headerRecv);
+        }
+        headerRecv = null;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "rma window service";
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = 0;
+        while (!closed)
+        {
+            if (dataRecv != null)
+            {
+                if (!dataRecv.isComplete())
+                {
+                    return work;
+                }
+                dataRecv = null;
+                final Runnable next = afterData;
+                afterData = null;
+                next.run();
+                work++;
+            }
+            if (headerRecv == null)
+            {
+                headerRecv = engine.irecv(context, RecvRequest.ANY_SOURCE, REQUEST_TAG, header, BYTES, HEADER_MAX);
+            }
+            if (!headerRecv.isComplete())
+            {
+                return work;
+            }
+            final int source = headerRecv.source();
+            headerRecv = null;
+            serve(source);
+            work++;
+        }
+        return work;
+    }
+
+    private void serve(final int source)
+    {
+        final int op = UnsafeApi.getInt(header, BYTES);
+        final long at = memoryOffset + UnsafeApi.getLong(header, BYTES + 8);
+        final long bytes = UnsafeApi.getLong(header, BYTES + 16);
+        final TypeMap map = targetMap(header);
+        final DataLayout layout = map == null ? DataLayout.CONTIGUOUS : map.layout();
+        switch (op)
+        {
+            case PUT:
+                dataRecv = engine.irecv(context, source, DATA_TAG, memory, at, bytes, layout);
+                afterData = () -> { };
+                break;
+            case GET:
+                engine.isend(context, source, REPLY_TAG, memory, at, bytes, SendRequest.MODE_STANDARD, layout);
+                break;
+            case ACCUMULATE:
+            case GET_ACCUMULATE:
+            {
+                final int reduction = UnsafeApi.getInt(header, BYTES + 32);
+                final int kind = UnsafeApi.getInt(header, BYTES + 36);
+                final byte[] in = new byte[(int)bytes];
+                dataRecv = engine.irecv(context, source, DATA_TAG, in, BYTES, bytes);
+                final long items = UnsafeApi.getLong(header, BYTES + 24);
+                afterData = () ->
+                {
+                    byte[] old = null;
+                    if (op == GET_ACCUMULATE)
+                    {
+                        old = new byte[(int)bytes];
+                        layout.pack(memory, at, 0, old, BYTES, bytes);
+                    }
+                    apply(Reductions.kernel(reduction, kind), BasicKind.size(kind), in, memory, at, map, items, bytes);
+                    if (old != null)
+                    {
+                        engine.isend(context, source, REPLY_TAG, old, BYTES, bytes, SendRequest.MODE_STANDARD);
+                    }
+                };
+                break;
+            }
+            case COMPARE_AND_SWAP:
+            {
+                final int es = (int)bytes;
+                final byte[] in = new byte[2 * es];
+                dataRecv = engine.irecv(context, source, DATA_TAG, in, BYTES, 2L * es);
+                afterData = () ->
+                {
+                    final byte[] old = new byte[es];
+                    UnsafeApi.copyMemory(memory, at, old, BYTES, es);
+                    boolean same = true;
+                    for (int i = 0; i < es; i++)
+                    {
+                        same &= old[i] == in[es + i];
+                    }
+                    if (same)
+                    {
+                        UnsafeApi.copyMemory(in, BYTES, memory, at, es);
+                    }
+                    engine.isend(context, source, REPLY_TAG, old, BYTES, es, SendRequest.MODE_STANDARD);
+                };
+                break;
+            }
+            case FLUSH:
+                engine.isend(context, source, REPLY_TAG, header, BYTES, 0, SendRequest.MODE_STANDARD);
+                break;
+            default:
+                throw new ShmpiException(ErrorClass.ERR_INTERN, "window service: unknown request " + op + " from " +
+                    "world rank " + source);
+        }
+    }
+
+    /**
+     * The kernel over {@code bytes} packed bytes of {@code in} onto {@code items} items of
+     * {@code map} (null: contiguous) at {@code base}/{@code at}: the target alone writes its
+     * served memory, so no atomics are needed.
+     */
+    static void apply(final Reductions.Kernel kernel, final int elementSize, final Object in, final Object base,
+        final long at, final TypeMap map, final long items, final long bytes)
+    {
+        if (map == null || map.isContiguous())
+        {
+            kernel.apply(in, BYTES, base, at, bytes / elementSize);
+            return;
+        }
+        long packed = 0;
+        for (long item = 0; item < items; item++)
+        {
+            for (int b = 0; b < map.blocks(); b++)
+            {
+                final long length = map.blockLength(b);
+                kernel.apply(in, BYTES + packed, base, at + item * map.extent() + map.blockDisplacement(b),
+                    length / elementSize);
+                packed += length;
+            }
+        }
+    }
+
+    private static TypeMap targetMap(final byte[] h)
+    {
+        final int blocks = UnsafeApi.getInt(h, BYTES + 40);
+        if (blocks == 0)
+        {
+            return null;
+        }
+        final int[] lengths = new int[blocks];
+        final long[] displacements = new long[blocks];
+        for (int b = 0; b < blocks; b++)
+        {
+            displacements[b] = UnsafeApi.getLong(h, BYTES + HEADER_FIXED + 16L * b);
+            lengths[b] = (int)UnsafeApi.getLong(h, BYTES + HEADER_FIXED + 16L * b + 8);
+        }
+        final long extent = UnsafeApi.getLong(h, BYTES + 48);
+        return TypeMap.resized(TypeMap.hindexed(lengths, displacements, TypeMap.basic(BasicKind.BYTE, 1)), 0, extent);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Origin side
+
+    /** An origin's messages to served targets: sends and receives not yet complete, targets not yet flushed. */
+    static final class Origin
+    {
+        private final PointToPointEngine engine;
+        private final int context;
+        private final int[] world;
+        private final int me;
+        private final List<EngineRequest> pending = new ArrayList<>();
+        private final boolean[] dirty;
+
+        Origin(final PointToPointEngine engine, final int context, final int[] world, final int me)
+        {
+            this.engine = engine;
+            this.context = context;
+            this.world = world;
+            this.me = me;
+            this.dirty = new boolean[world.length];
+        }
+
+        private byte[] header(final int op, final long offset, final long bytes, final TypeMap map, final long items)
+        {
+            final int blocks = map == null || map.isContiguous() ? 0 : map.blocks();
+            if (HEADER_FIXED + 16L * blocks > HEADER_MAX)
+            {
+                throw new ShmpiException(ErrorClass.ERR_TYPE, "target datatype of " + blocks + " blocks is too " +
+                    "complex for a window whose memory is served by its owner (at most " +
+                    (HEADER_MAX - HEADER_FIXED) / 16 + " blocks)");
+            }
+            final byte[] h = new byte[HEADER_FIXED + 16 * blocks];
+            UnsafeApi.putInt(h, BYTES, op);
+            UnsafeApi.putInt(h, BYTES + 4, me);
+            UnsafeApi.putLong(h, BYTES + 8, offset);
+            UnsafeApi.putLong(h, BYTES + 16, bytes);
+            UnsafeApi.putLong(h, BYTES + 24, items);
+            UnsafeApi.putInt(h, BYTES + 40, blocks);
+            if (blocks > 0)
+            {
+                UnsafeApi.putLong(h, BYTES + 48, map.extent());
+                for (int b = 0; b < blocks; b++)
+                {
+                    UnsafeApi.putLong(h, BYTES + HEADER_FIXED + 16L * b, map.blockDisplacement(b));
+                    UnsafeApi.putLong(h, BYTES + HEADER_FIXED + 16L * b + 8, map.blockLength(b));
+                }
+            }
+            return h;
+        }
+
+        private void send(final int target, final byte[] data, final long offset, final long bytes,
+            final DataLayout layout, final int tag)
+        {
+            final SendRequest s = engine.isend(context, world[target], tag, data, offset, bytes,
+                SendRequest.MODE_STANDARD, layout);
+            if (!s.isComplete())
+            {
+                pending.add(s);
+            }
+        }
+
+        void put(final Object origin, final long originOffset, final DataLayout layout, final long bytes,
+            final int target, final long offset, final TypeMap map, final long items)
+        {
+            final byte[] h = header(PUT, offset, bytes, map, items);
+            send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
+            final SendRequest s = engine.isend(context, world[target], DATA_TAG, origin, originOffset, bytes,
+                SendRequest.MODE_STANDARD, layout);
+            if (!s.isComplete())
+            {
+                pending.add(s);
+            }
+            dirty[target] = true;
+        }
+
+        void get(final Object origin, final long originOffset, final DataLayout layout, final long bytes,
+            final int target, final long offset, final TypeMap map, final long items)
+        {
+            pending.add(engine.irecv(context, world[target], REPLY_TAG, origin, originOffset, bytes, layout));
+            final byte[] h = header(GET, offset, bytes, map, items);
+            send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
+            dirty[target] = true;
+        }
+
+        /** Accumulate ({@code result} null) or get-accumulate; {@code in} holds the packed origin data. */
+        void accumulate(final byte[] in, final long bytes, final int target, final long offset, final TypeMap map,
+            final long items, final int reduction, final int kind, final Object result, final long resultOffset,
+            final DataLayout resultLayout)
+        {
+            if (result != null)
+            {
+                pending.add(engine.irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes, resultLayout));
+            }
+            final byte[] h = header(result == null ? ACCUMULATE : GET_ACCUMULATE, offset, bytes, map, items);
+            UnsafeApi.putInt(h, BYTES + 32, reduction);
+            UnsafeApi.putInt(h, BYTES + 36, kind);
+            send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
+            send(target, in, BYTES, bytes, DataLayout.CONTIGUOUS, DATA_TAG);
+            dirty[target] = true;
+        }
+
+        /** Compare-and-swap of one element: {@code in} holds the origin element, then the compare element. */
+        void compareAndSwap(final byte[] in, final int elementSize, final int target, final long offset,
+            final Object result, final long resultOffset)
+        {
+            final RecvRequest reply = engine.irecv(context, world[target], REPLY_TAG, result, resultOffset,
+                elementSize);
+            final byte[] h = header(COMPARE_AND_SWAP, offset, elementSize, null, 1);
+            send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
+            send(target, in, BYTES, 2L * elementSize, DataLayout.CONTIGUOUS, DATA_TAG);
+            pending.add(reply);
+            dirty[target] = true;
+        }
+
+        /** Every operation on {@code target} (or on every served target when -1) done at the target. */
+        void flush(final int target)
+        {
+            final List<RecvRequest> acks = new ArrayList<>();
+            for (int t = 0; t < dirty.length; t++)
+            {
+                if (dirty[t] && (target < 0 || t == target))
+                {
+                    acks.add(engine.irecv(context, world[t], REPLY_TAG, new byte[0], BYTES, 0));
+                    final byte[] h = header(FLUSH, 0, 0, null, 0);
+                    send(t, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
+                    dirty[t] = false;
+                }
+            }
+            pending.addAll(acks);
+            for (final EngineRequest r : pending)
+            {
+                if (!r.isComplete())
+                {
+                    engine.await(r, BlockedCall.OTHER);
+                }
+                if (r.errorClass() != ErrorClass.SUCCESS)
+                {
+                    throw new ShmpiException(r.errorClass(), "one-sided operation on served window memory failed");
+                }
+            }
+            pending.clear();
+        }
+
+        /** Waits for the replies and sends outstanding, without flushing (the fetched values are in place). */
+        void complete()
+        {
+            for (final EngineRequest r : pending)
+            {
+                if (!r.isComplete())
+                {
+                    engine.await(r, BlockedCall.OTHER);
+                }
+            }
+            pending.clear();
+        }
+
+        boolean anyDirty()
+        {
+            for (final boolean d : dirty)
+            {
+                if (d)
+                {
+                    return true;
+                }
+            }
+            return !pending.isEmpty();
+        }
+    }
+}
