@@ -120,6 +120,19 @@ public final class Win implements Freeable
             flavor == FLAVOR_SHARED ? ShmWindow.FLAVOR_SHARED : ShmWindow.FLAVOR_ALLOCATE, contiguous));
     }
 
+    /**
+     * Java binding of {@code MPI_WIN_CREATE_DYNAMIC}: a window without memory, to which each
+     * process attaches buffers with {@link #attach}. Java has no addresses, so a target tells
+     * its origins where an attached buffer is with + {@link #getDisplacement} (as a C program
+     * sends {@code MPI_Get_address}); displacements of a dynamic window count bytes.
+     * Collective over {@code comm}.
+     */
+    public Win(final Info info, final Comm comm)
+    {
+        MPI.check();
+        open(comm, info, m -> ShmWindow.createDynamic(MPI.engine(), m));
+    }
+
     private interface Maker
     {
         ShmWindow make(WindowMembers members);
@@ -286,6 +299,61 @@ public final class Win implements Freeable
             }
         }
         return out;
+    }
+
+    /**
+     * Java binding of {@code MPI_WIN_ATTACH}: {@code size} elements of {@code base} join this
+     * dynamic window. Buffers of {@code MPI.newXxxBuffer} of 64 KiB or more are mapped by the
+     * others; other memory is served by this process's progress engine.
+     */
+    public void attach(final Buffer base, final int size)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            final int element = elementSize(base, comm);
+            if (size < 0 || (long)size > base.capacity())
+            {
+                throw new MPIException(ErrorClass.ERR_SIZE, "attach of " + size + " elements of a buffer of " +
+                    base.capacity());
+            }
+            w.attach(base, Buffers.base(base), Buffers.offset(base), (long)size * element);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_WIN_DETACH} of a buffer attached before. */
+    public void detach(final Buffer base)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            w.detach(base);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * + Where the others reach {@code base}, attached to this dynamic window: the
+     * {@code targetDisp} (in bytes) of its first element. Send it to the origins.
+     */
+    public int getDisplacement(final Buffer base)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            return (int)w.displacementOf(base);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /** Java binding of {@code MPI_WIN_GET_GROUP}: the members of the window. */

@@ -357,6 +357,34 @@ class WindowTest
     }
 
     @Test
+    void dynamicWindowReachesAttachedBuffers()
+    {
+        final Win win = new Win(MPI.INFO_NULL, world);
+        assertEquals(MPI.WIN_FLAVOR_DYNAMIC, win.getAttr(MPI.WIN_CREATE_FLAVOR));
+        // A heap buffer (mapped) on even ranks, a small one (served) on odd ranks.
+        final LongBuffer mine = rank % 2 == 0 ? MPI.newLongBuffer(16 * 1024) : MPI.newLongBuffer(16);
+        win.attach(mine, 16);
+        final int[] disps = new int[size];
+        disps[rank] = win.getDisplacement(mine);
+        world.allGather(disps, 1, MPI.INT);
+        win.lockAll(0);
+        final LongBuffer value = MPI.newLongBuffer(1).put(0, 100 + rank);
+        win.put(value, 1, MPI.LONG, right, disps[right] + 8 * 3, 1, MPI.LONG);
+        win.flush(right);
+        win.unlockAll();
+        world.barrier();
+        assertEquals(100 + left, mine.get(3), "put by the left neighbour into the attached buffer");
+        world.barrier();
+        win.detach(mine);
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        win.lockAll(0);
+        expectError(MPI.ERR_RMA_RANGE, () -> win.put(value, 1, MPI.LONG, right, disps[right], 1, MPI.LONG));
+        win.unlockAll();
+        expectError(MPI.ERR_RMA_ATTACH, () -> win.detach(mine));
+        win.free();
+    }
+
+    @Test
     void misuseRaisesItsErrorClass()
     {
         final Win win = new Win(16, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1), Win.FLAVOR_PRIVATE);

@@ -87,8 +87,13 @@ public final class ShmWindow implements AutoCloseable
     private final boolean[] served;
     /** Unsafe base object of this member's memory (an array), or null for mapped or direct memory. */
     private final Object localMemory;
-    private final WindowService service;
-    private final WindowService.Origin origin;
+    private WindowService service;
+    private WindowService.Origin origin;
+    /** A dynamic window's attached memory (null for the other flavors). */
+    private final AttachTable attachments;
+    /** Where the last checked access goes: Unsafe base object, and whether the target serves it. */
+    private Object resolvedObject;
+    private boolean resolvedRemote;
     private final long[] size;
     private final int[] dispUnit;
 
@@ -112,7 +117,7 @@ public final class ShmWindow implements AutoCloseable
 
     private ShmWindow(final PointToPointEngine engine, final WindowMembers members, final int flavor,
         final Segment segment, final long[] base, final long[] size, final int[] dispUnit, final Segment[] peerHeaps,
-        final boolean[] served, final Object localMemory)
+        final boolean[] served, final Object localMemory, final AttachTable attachments)
     {
         this.engine = engine;
         this.members = members;
@@ -140,11 +145,13 @@ public final class ShmWindow implements AutoCloseable
         {
             anyServed |= served[r] && r != me;
         }
-        this.origin = anyServed ? new WindowService.Origin(engine, members.context(), world, me) : null;
-        this.service = served[me] && n > 1 ? new WindowService(engine, members.context(), world, localMemory, base[me]) :
-            null;
-        if (service != null)
+        this.attachments = attachments;
+        // A dynamic window learns at each access whether the target serves the memory.
+        this.origin = (anyServed || attachments != null) && n > 1 ?
+            new WindowService.Origin(engine, members.context(), world, me) : null;
+        if (served[me] && n > 1)
         {
+            service = new WindowService(engine, members.context(), world, WindowService.region(localMemory, base[me]));
             service.start();
         }
     }
@@ -185,7 +192,7 @@ public final class ShmWindow implements AutoCloseable
             base[r] = segment.address() + dataOffset + offsets[r];
         }
         final ShmWindow w = new ShmWindow(engine, members, flavor, segment, base, sizes, units, new Segment[n],
-            new boolean[n], null);
+            new boolean[n], null, null);
         // The owner writes its region first, so its pages come from its own NUMA node.
         UnsafeApi.setMemory(null, base[w.me], sizes[w.me], (byte)0);
         members.barrier();
@@ -260,9 +267,94 @@ public final class ShmWindow implements AutoCloseable
             throw ex;
         }
         final ShmWindow w = new ShmWindow(engine, members, FLAVOR_CREATE, segment, base, sizes, units, heaps, served,
-            served[me] ? memory : null);
+            served[me] ? memory : null, null);
         members.barrier();
         return w;
+    }
+
+    /**
+     * {@code MPI_Win_create_dynamic}: a window without memory; each member attaches and detaches
+     * regions of its own ({@link #attach}). Collective over {@code members}.
+     */
+    public static ShmWindow createDynamic(final PointToPointEngine engine, final WindowMembers members)
+    {
+        final int n = members.world().length;
+        final Segment segment = makeSegment(engine, members, FLAVOR_DYNAMIC, false,
+            AttachTable.tableOffset(n) + (long)n * AttachTable.TABLE_STRIDE);
+        final int[] units = new int[n];
+        java.util.Arrays.fill(units, 1);
+        final AttachTable table = new AttachTable(segment.buffer(), n, members.rank(), engine.heap(), members.world());
+        final ShmWindow w = new ShmWindow(engine, members, FLAVOR_DYNAMIC, segment, new long[n], new long[n], units,
+            new Segment[n], new boolean[n], null, table);
+        members.barrier();
+        return w;
+    }
+
+    /**
+     * {@code MPI_Win_attach}: {@code bytes} of this member's memory at {@code memory}/{@code offset}
+     * (Unsafe addressing; {@code key} names it for {@link #detach}) join a dynamic window, at the
+     * displacement {@link #displacementOf} gives. Memory of the shared heap is mapped by the
+     * others; any other memory is served by this member's progress engine.
+     */
+    public void attach(final Object key, final Object memory, final long offset, final long bytes)
+    {
+        checkUsable();
+        if (attachments == null)
+        {
+            throw new ShmpiException(ErrorClass.ERR_RMA_FLAVOR, "attach is for dynamic windows only");
+        }
+        if (bytes < 0)
+        {
+            throw new ShmpiException(ErrorClass.ERR_SIZE, "negative size: " + bytes);
+        }
+        final boolean shared = attachments.attach(key, memory, offset, bytes);
+        if (!shared && service == null && n > 1)
+        {
+            service = new WindowService(engine, members.context(), world, new WindowService.LocalMemory()
+            {
+                @Override
+                public void resolve(final long start, final long low, final long high)
+                {
+                    attachments.lookupLocal(start, low, high);
+                }
+
+                @Override
+                public Object object()
+                {
+                    return attachments.object;
+                }
+
+                @Override
+                public long address()
+                {
+                    return attachments.address;
+                }
+            });
+            service.start();
+        }
+    }
+
+    /** {@code MPI_Win_detach} of the memory attached as {@code key}. */
+    public void detach(final Object key)
+    {
+        checkUsable();
+        if (attachments == null)
+        {
+            throw new ShmpiException(ErrorClass.ERR_RMA_FLAVOR, "detach is for dynamic windows only");
+        }
+        attachments.detach(key);
+    }
+
+    /** The displacement at which the others reach the memory attached as {@code key}. */
+    public long displacementOf(final Object key)
+    {
+        checkUsable();
+        if (attachments == null)
+        {
+            throw new ShmpiException(ErrorClass.ERR_RMA_FLAVOR, "displacements of attached memory are for dynamic " +
+                "windows only");
+        }
+        return attachments.displacementOf(key);
     }
 
     private static void checkSizes(final long bytes, final int dispUnit)
@@ -401,6 +493,10 @@ public final class ShmWindow implements AutoCloseable
     public ByteBuffer region(final int rank)
     {
         checkRank(rank);
+        if (attachments != null)
+        {
+            throw new ShmpiException(ErrorClass.ERR_RMA_FLAVOR, "a dynamic window has no memory of its own to query");
+        }
         if (served[rank])
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SHARED, "member " + rank + "'s window memory is not shared " +
@@ -449,12 +545,12 @@ public final class ShmWindow implements AutoCloseable
         {
             return;
         }
-        if (remote(target))
+        if (resolvedRemote)
         {
             origin.put(originBase, originOffset, layout, bytes, target, at, targetMap, targetCount);
             return;
         }
-        final Object tb = memoryOf(target);
+        final Object tb = resolvedObject;
         if (targetMap == null || targetMap.isContiguous())
         {
             layout.pack(originBase, originOffset, 0, tb, at, bytes);
@@ -480,12 +576,12 @@ public final class ShmWindow implements AutoCloseable
         {
             return;
         }
-        if (remote(target))
+        if (resolvedRemote)
         {
             origin.get(originBase, originOffset, layout, bytes, target, at, targetMap, targetCount);
             return;
         }
-        final Object tb = memoryOf(target);
+        final Object tb = resolvedObject;
         if (targetMap == null || targetMap.isContiguous())
         {
             layout.unpack(tb, at, bytes, originBase, originOffset, 0);
@@ -529,7 +625,7 @@ public final class ShmWindow implements AutoCloseable
             throw new ShmpiException(ErrorClass.ERR_TYPE, "accumulate of " + bytes + " bytes is not a whole number of " +
                 elementSize + "-byte elements");
         }
-        if (remote(target))
+        if (resolvedRemote)
         {
             final byte[] copy = packedCopy(originBase, originOffset, layout, bytes);
             origin.accumulate(copy, bytes, target, at, targetMap, targetCount, reduction, kind, resultBase, resultOffset,
@@ -540,7 +636,7 @@ public final class ShmWindow implements AutoCloseable
             }
             return;
         }
-        final Object tb = memoryOf(target);
+        final Object tb = resolvedObject;
         final Object in;
         final long inOffset;
         if (layout.isContiguous())
@@ -592,14 +688,14 @@ public final class ShmWindow implements AutoCloseable
         final int elementSize = BasicKind.size(kind);
         final long at = targetAddress(target, targetDisp, null, 1, elementSize);
         final Reductions.Kernel kernel = kernelOf(reduction, kind);
-        if (remote(target))
+        if (resolvedRemote)
         {
             origin.accumulate(packedCopy(originBase, originOffset, DataLayout.CONTIGUOUS, elementSize), elementSize,
                 target, at, null, 1, reduction, kind, resultBase, resultOffset, DataLayout.CONTIGUOUS);
             origin.complete();
             return;
         }
-        final Object tb = memoryOf(target);
+        final Object tb = resolvedObject;
         final boolean integerSum = reduction == Reductions.SUM && (kind == BasicKind.INT || kind == BasicKind.LONG);
         final boolean replace = reduction == Reductions.REPLACE;
         final boolean noOp = reduction == Reductions.NO_OP;
@@ -634,7 +730,7 @@ public final class ShmWindow implements AutoCloseable
         final int target, final long targetDisp)
     {
         final long at = targetAddress(target, targetDisp, null, 1, elementSize);
-        if (remote(target))
+        if (resolvedRemote)
         {
             final byte[] in = new byte[2 * elementSize];
             UnsafeApi.copyMemory(originBase, originOffset, in, BYTES, elementSize);
@@ -643,7 +739,7 @@ public final class ShmWindow implements AutoCloseable
             origin.complete();
             return;
         }
-        final Object tb = memoryOf(target);
+        final Object tb = resolvedObject;
         if (elementSize == 8 && (at & 7) == 0)
         {
             UnsafeApi.putLong(resultBase, resultOffset, UnsafeApi.compareAndExchangeLong(tb, at,
@@ -832,6 +928,21 @@ public final class ShmWindow implements AutoCloseable
         final long start = targetDisp * dispUnit[target];
         final long low = start + (targetMap == null ? 0 : targetMap.touchedLow(targetCount));
         final long high = start + (targetMap == null ? bytes : targetMap.touchedHigh(targetCount));
+        if (attachments != null)
+        {
+            if (bytes == 0)
+            {
+                resolvedRemote = false;
+                resolvedObject = null;
+                return 0;
+            }
+            attachments.lookup(target, start, low, high);
+            resolvedObject = attachments.object;
+            resolvedRemote = attachments.remote;
+            return attachments.address;
+        }
+        resolvedObject = memoryOf(target);
+        resolvedRemote = remote(target);
         if (bytes > 0 && (low < 0 || high > size[target]))
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_RANGE, "target " + target + ": bytes [" + low + ", " + high +
@@ -1366,6 +1477,10 @@ public final class ShmWindow implements AutoCloseable
         if (service != null)
         {
             service.stop();
+        }
+        if (attachments != null)
+        {
+            attachments.close();
         }
         for (final Segment s : peerHeaps)
         {

@@ -59,9 +59,8 @@ final class WindowService implements ProgressAgent
     private final PointToPointEngine engine;
     private final int context;
     private final int[] world;
-    /** This member's served memory: Unsafe base object and offset, and its bytes. */
-    private final Object memory;
-    private final long memoryOffset;
+    /** Where a displacement of this member's served memory is. */
+    private final LocalMemory memory;
 
     private final byte[] header = new byte[HEADER_MAX];
     private RecvRequest headerRecv;
@@ -70,14 +69,54 @@ final class WindowService implements ProgressAgent
     private Runnable afterData;
     private boolean closed;
 
-    WindowService(final PointToPointEngine engine, final int context, final int[] world, final Object memory,
-        final long memoryOffset)
+    /** This member's memory as the service reaches it. */
+    interface LocalMemory
+    {
+        /**
+         * Finds the memory of bytes {@code [low, high)} of this member's displacement space;
+         * afterwards {@link #object} and {@link #address} give displacement {@code start} in
+         * Unsafe addressing.
+         */
+        void resolve(long start, long low, long high);
+
+        Object object();
+
+        long address();
+    }
+
+    /** One region at {@code base}/{@code offset}: displacement d is {@code offset + d}. */
+    static LocalMemory region(final Object base, final long offset)
+    {
+        return new LocalMemory()
+        {
+            private long address;
+
+            @Override
+            public void resolve(final long start, final long low, final long high)
+            {
+                address = offset + start;
+            }
+
+            @Override
+            public Object object()
+            {
+                return base;
+            }
+
+            @Override
+            public long address()
+            {
+                return address;
+            }
+        };
+    }
+
+    WindowService(final PointToPointEngine engine, final int context, final int[] world, final LocalMemory memory)
     {
         this.engine = engine;
         this.context = context;
         this.world = world;
         this.memory = memory;
-        this.memoryOffset = memoryOffset;
     }
 
     void start()
@@ -140,18 +179,26 @@ final class WindowService implements ProgressAgent
     private void serve(final int source)
     {
         final int op = UnsafeApi.getInt(header, BYTES);
-        final long at = memoryOffset + UnsafeApi.getLong(header, BYTES + 8);
+        final long start = UnsafeApi.getLong(header, BYTES + 8);
         final long bytes = UnsafeApi.getLong(header, BYTES + 16);
+        final long items = UnsafeApi.getLong(header, BYTES + 24);
         final TypeMap map = targetMap(header);
         final DataLayout layout = map == null ? DataLayout.CONTIGUOUS : map.layout();
+        if (op != FLUSH)
+        {
+            memory.resolve(start, map == null ? start : start + map.touchedLow(items),
+                map == null ? start + bytes : start + map.touchedHigh(items));
+        }
+        final Object base = memory.object();
+        final long at = memory.address();
         switch (op)
         {
             case PUT:
-                dataRecv = engine.irecv(context, source, DATA_TAG, memory, at, bytes, layout);
+                dataRecv = engine.irecv(context, source, DATA_TAG, base, at, bytes, layout);
                 afterData = () -> { };
                 break;
             case GET:
-                engine.isend(context, source, REPLY_TAG, memory, at, bytes, SendRequest.MODE_STANDARD, layout);
+                engine.isend(context, source, REPLY_TAG, base, at, bytes, SendRequest.MODE_STANDARD, layout);
                 break;
             case ACCUMULATE:
             case GET_ACCUMULATE:
@@ -160,16 +207,15 @@ final class WindowService implements ProgressAgent
                 final int kind = UnsafeApi.getInt(header, BYTES + 36);
                 final byte[] in = new byte[(int)bytes];
                 dataRecv = engine.irecv(context, source, DATA_TAG, in, BYTES, bytes);
-                final long items = UnsafeApi.getLong(header, BYTES + 24);
                 afterData = () ->
                 {
                     byte[] old = null;
                     if (op == GET_ACCUMULATE)
                     {
                         old = new byte[(int)bytes];
-                        layout.pack(memory, at, 0, old, BYTES, bytes);
+                        layout.pack(base, at, 0, old, BYTES, bytes);
                     }
-                    apply(Reductions.kernel(reduction, kind), BasicKind.size(kind), in, memory, at, map, items, bytes);
+                    apply(Reductions.kernel(reduction, kind), BasicKind.size(kind), in, base, at, map, items, bytes);
                     if (old != null)
                     {
                         engine.isend(context, source, REPLY_TAG, old, BYTES, bytes, SendRequest.MODE_STANDARD);
@@ -185,7 +231,7 @@ final class WindowService implements ProgressAgent
                 afterData = () ->
                 {
                     final byte[] old = new byte[es];
-                    UnsafeApi.copyMemory(memory, at, old, BYTES, es);
+                    UnsafeApi.copyMemory(base, at, old, BYTES, es);
                     boolean same = true;
                     for (int i = 0; i < es; i++)
                     {
@@ -193,7 +239,7 @@ final class WindowService implements ProgressAgent
                     }
                     if (same)
                     {
-                        UnsafeApi.copyMemory(in, BYTES, memory, at, es);
+                        UnsafeApi.copyMemory(in, BYTES, base, at, es);
                     }
                     engine.isend(context, source, REPLY_TAG, old, BYTES, es, SendRequest.MODE_STANDARD);
                 };

@@ -408,6 +408,75 @@ class ShmWindowTest
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void dynamicWindowWithAttachAndDetachDuringTraffic(final int n) throws Exception
+    {
+        job = ThreadedJob.start("win-dyn-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final int right = (me + 1) % n;
+            final ShmWindow w = ShmWindow.createDynamic(engine, m);
+            assertEquals(ShmWindow.FLAVOR_DYNAMIC, w.flavor());
+            // Region A: shared-heap memory on even members, a long[] on odd ones.
+            final ByteBuffer heapA = engine.heap().allocate(8 * 16);
+            final long[] arrayA = new long[16];
+            final Object keyA = me % 2 == 0 ? heapA : arrayA;
+            if (me % 2 == 0)
+            {
+                w.attach(keyA, null, org.agrona.BufferUtil.address(heapA), 8 * 16);
+            }
+            else
+            {
+                w.attach(keyA, arrayA, LONGS, 8 * 16);
+            }
+            final long[] dispA = m.allgather(new long[] {w.displacementOf(keyA)});
+            w.lockAll(0);
+            final long[] v = {1};
+            for (int i = 0; i < 30; i++)
+            {
+                w.accumulate(v, LONGS, DataLayout.CONTIGUOUS, 8, right, dispA[right] + 8 * (i % 4), null, 1,
+                    Reductions.SUM, BasicKind.LONG, null, 0, null);
+                if (i == 10)
+                {
+                    // Region B joins while the others still work on A.
+                    final long[] arrayB = new long[4];
+                    w.attach(arrayB, arrayB, LONGS, 32);
+                    assertTrue(w.displacementOf(arrayB) >= dispA[me] + 8 * 16, "displacements never overlap");
+                    w.detach(arrayB);
+                }
+            }
+            w.flushAll();
+            w.unlockAll();
+            m.barrier();
+            long sum = 0;
+            for (int i = 0; i < 4; i++)
+            {
+                sum += me % 2 == 0 ? heapA.getLong(8 * i) : arrayA[i];
+            }
+            assertEquals(30, sum, "accumulated into region A by the left neighbour");
+            // Past the end of A, and after A is detached: ERR_RMA_RANGE.
+            w.lockAll(0);
+            final ShmpiException past = assertThrows(ShmpiException.class, () -> w.put(v, LONGS,
+                DataLayout.CONTIGUOUS, 8, right, dispA[right] + 8 * 16, null, 1));
+            assertEquals(ErrorClass.ERR_RMA_RANGE, past.errorClass());
+            w.unlockAll();
+            m.barrier();
+            w.detach(keyA);
+            m.barrier();
+            w.lockAll(0);
+            final ShmpiException gone = assertThrows(ShmpiException.class, () -> w.put(v, LONGS,
+                DataLayout.CONTIGUOUS, 8, right, dispA[right], null, 1));
+            assertEquals(ErrorClass.ERR_RMA_RANGE, gone.errorClass());
+            w.unlockAll();
+            final ShmpiException flavor = assertThrows(ShmpiException.class, () -> w.region(me));
+            assertEquals(ErrorClass.ERR_RMA_FLAVOR, flavor.errorClass());
+            w.free();
+        });
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void misuseRaisesItsErrorClass(final int n) throws Exception
     {
