@@ -476,6 +476,145 @@ class ShmWindowTest
         });
     }
 
+    /**
+     * Every pair of predefined op and basic kind that accumulates take, from every member onto
+     * member 0 at once, through mapped memory and through served memory: the target ends as
+     * the kernel applied to every contribution (the ops are commutative and the values small
+     * integers, so any order gives the same bits), REPLACE leaves one member's value, NO_OP the
+     * initial one; get-accumulate returns values the target held.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {3, 4})
+    void everyOpOnEveryKindItAllows(final int n) throws Exception
+    {
+        final int rounds = 4;
+        final int items = 3;
+        job = ThreadedJob.start("win-ops-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final int me = m.rank();
+            final byte[] array = new byte[16 * items];
+            int pairs = 0;
+            for (final boolean servedMemory : new boolean[] {false, true})
+            {
+                final ShmWindow w = servedMemory ? ShmWindow.create(engine, m, array, BYTES, array.length, 1) :
+                    ShmWindow.allocate(engine, m, 16 * items, 1, ShmWindow.FLAVOR_ALLOCATE, false);
+                for (int kind = BasicKind.BYTE; kind < BasicKind.COUNT; kind++)
+                {
+                    for (int op = 0; op < Reductions.COUNT; op++)
+                    {
+                        final Reductions.Kernel kernel = Reductions.kernel(op, kind);
+                        if (kernel == null || kind == BasicKind.PACKED)
+                        {
+                            continue;
+                        }
+                        pairs++;
+                        final int es = BasicKind.size(kind);
+                        final byte[] initial = new byte[es * items];
+                        for (int i = 0; i < items; i++)
+                        {
+                            element(initial, i * es, kind, 2 + i, 99);
+                        }
+                        if (me == 0)
+                        {
+                            w.lock(ShmWindow.LOCK_EXCLUSIVE, 0, 0);
+                            w.put(initial, BYTES, DataLayout.CONTIGUOUS, initial.length, 0, 0, null, initial.length);
+                            w.unlock(0);
+                        }
+                        m.barrier();
+                        w.lockAll(0);
+                        for (int k = 0; k < rounds; k++)
+                        {
+                            final byte[] in = new byte[es * items];
+                            for (int i = 0; i < items; i++)
+                            {
+                                element(in, i * es, kind, 1 + (me + k + i) % 3, me);
+                            }
+                            final byte[] old = new byte[es * items];
+                            w.accumulate(in, BYTES, DataLayout.CONTIGUOUS, in.length, 0, 0, null, in.length, op, kind,
+                                k % 2 == 0 ? null : old, BYTES, k % 2 == 0 ? null : DataLayout.CONTIGUOUS);
+                        }
+                        w.unlockAll();
+                        m.barrier();
+                        if (me == 0)
+                        {
+                            final byte[] got = new byte[es * items];
+                            w.lock(ShmWindow.LOCK_SHARED, 0, 0);
+                            w.get(got, BYTES, DataLayout.CONTIGUOUS, got.length, 0, 0, null, got.length);
+                            w.unlock(0);
+                            final String what = Reductions.name(op) + " on kind " + kind +
+                                (servedMemory ? ", served" : ", mapped");
+                            if (op == Reductions.NO_OP)
+                            {
+                                assertArrayEquals(initial, got, what);
+                            }
+                            else if (op == Reductions.REPLACE)
+                            {
+                                for (int i = 0; i < items; i++)
+                                {
+                                    boolean someone = false;
+                                    for (int r = 0; r < n; r++)
+                                    {
+                                        final byte[] e = new byte[es];
+                                        element(e, 0, kind, 1 + (r + rounds - 1 + i) % 3, r);
+                                        someone |= Arrays.equals(e, Arrays.copyOfRange(got, i * es, (i + 1) * es));
+                                    }
+                                    assertTrue(someone, what + ": element " + i + " is some member's last value");
+                                }
+                            }
+                            else
+                            {
+                                final byte[] expect = initial.clone();
+                                for (int r = 0; r < n; r++)
+                                {
+                                    for (int k = 0; k < rounds; k++)
+                                    {
+                                        final byte[] in = new byte[es * items];
+                                        for (int i = 0; i < items; i++)
+                                        {
+                                            element(in, i * es, kind, 1 + (r + k + i) % 3, r);
+                                        }
+                                        kernel.apply(in, BYTES, expect, BYTES, items);
+                                    }
+                                }
+                                assertArrayEquals(expect, got, what);
+                            }
+                        }
+                        m.barrier();
+                    }
+                }
+                w.free();
+            }
+            // MPI's table: 12 numeric kinds for SUM and PROD, ... (counted, mapped and served alike).
+            assertTrue(pairs >= 2 * 105, "op and kind pairs tried: " + pairs);
+        });
+    }
+
+    /** Element {@code value} (with index {@code index} for the pair kinds) of {@code kind} at {@code at}. */
+    private static void element(final byte[] b, final int at, final int kind, final int value, final int index)
+    {
+        final ByteBuffer v = ByteBuffer.wrap(b).order(ByteOrder.nativeOrder());
+        switch (kind)
+        {
+            case BasicKind.BYTE -> v.put(at, (byte)value);
+            case BasicKind.BOOLEAN -> v.put(at, (byte)(value % 2));
+            case BasicKind.CHAR, BasicKind.SHORT -> v.putShort(at, (short)value);
+            case BasicKind.INT -> v.putInt(at, value);
+            case BasicKind.LONG -> v.putLong(at, value);
+            case BasicKind.FLOAT -> v.putFloat(at, value);
+            case BasicKind.DOUBLE -> v.putDouble(at, value);
+            case BasicKind.INT2 -> v.putInt(at, value).putInt(at + 4, index);
+            case BasicKind.SHORT_INT -> v.putShort(at, (short)value).putInt(at + 4, index);
+            case BasicKind.LONG_INT -> v.putLong(at, value).putInt(at + 8, index);
+            case BasicKind.FLOAT_INT -> v.putFloat(at, value).putInt(at + 4, index);
+            case BasicKind.DOUBLE_INT -> v.putDouble(at, value).putInt(at + 8, index);
+            case BasicKind.FLOAT_COMPLEX -> v.putFloat(at, value).putFloat(at + 4, index);
+            case BasicKind.DOUBLE_COMPLEX -> v.putDouble(at, value).putDouble(at + 8, index);
+            default -> throw new IllegalArgumentException("kind " + kind);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void misuseRaisesItsErrorClass(final int n) throws Exception

@@ -127,9 +127,12 @@ class LifecycleIT
         assertCleanedUp(r);
     }
 
-    /** A rank that dies while the others wait in a collective (shared-memory flags or a schedule) ends the job. */
+    /**
+     * A rank that dies while the others wait for it in a collective (shared-memory flags or a
+     * schedule) or on a window (for the exclusive lock it held, or in wait for its complete) ends the job.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"kill-in-allreduce", "kill-in-iallgather"})
+    @ValueSource(strings = {"kill-in-allreduce", "kill-in-iallgather", "kill-holding-lock", "kill-in-window-wait"})
     void rankKilledWhileOthersWaitInACollective(final String mode) throws Exception
     {
         final Result r = run(mode, 60, scenario(4, NO_GRACE_KILL, mode, "2"));

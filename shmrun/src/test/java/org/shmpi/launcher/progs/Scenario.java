@@ -145,6 +145,38 @@ public final class Scenario
                 System.out.println("UNEXPECTED rank " + rank + " returned from the collective");
                 break;
             }
+            case "kill-holding-lock":
+            case "kill-in-window-wait":
+            {
+                // The others wait on the window for the rank that dies: for the exclusive lock it
+                // holds on rank 0's memory, or in wait for its complete (post/start/complete/wait).
+                final mpi.Win win = new mpi.Win(8, 1, MPI.INFO_NULL, MPI.COMM_WORLD, MPI.newLongBuffer(1),
+                    mpi.Win.FLAVOR_PRIVATE);
+                final boolean lock = mode.equals("kill-holding-lock");
+                if (rank == target && lock)
+                {
+                    win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                }
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    System.out.println("FAIL_AT " + System.currentTimeMillis() + " pid=" + pid);
+                    System.out.flush();
+                    killSelf();
+                }
+                System.out.println("BLOCKED rank=" + rank + " pid=" + pid);
+                if (lock)
+                {
+                    win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                }
+                else
+                {
+                    win.post(MPI.COMM_WORLD.getGroup().incl(new int[] {target}), 0);
+                    win.waitFor();
+                }
+                System.out.println("UNEXPECTED rank " + rank + " returned from the window wait");
+                break;
+            }
             case "kill-after-finalize":
                 MPI.Finalize();
                 if (rank == target)
