@@ -91,6 +91,11 @@ public final class Win implements Freeable
             throw comm.handle(new MPIException(ErrorClass.ERR_SIZE, "window of " + size + " elements is larger " +
                 "than its memory of " + capacity / element));
         }
+        if (base instanceof Buffer && ((Buffer)base).isReadOnly())
+        {
+            throw comm.handle(new MPIException(ErrorClass.ERR_BASE, "window memory must be writable: a read-only " +
+                "buffer cannot take the others' puts"));
+        }
         final Object memory = Buffers.base(base);
         final long offset = Buffers.offset(base);
         open(comm, info, m -> ShmWindow.create(MPI.engine(), m, memory, offset, bytes, unit));
@@ -312,6 +317,11 @@ public final class Win implements Freeable
         try
         {
             final int element = elementSize(base, comm);
+            if (base.isReadOnly())
+            {
+                throw new MPIException(ErrorClass.ERR_BASE, "attached memory must be writable: a read-only buffer " +
+                    "cannot take the others' puts");
+            }
             if (size < 0 || (long)size > base.capacity())
             {
                 throw new MPIException(ErrorClass.ERR_SIZE, "attach of " + size + " elements of a buffer of " +

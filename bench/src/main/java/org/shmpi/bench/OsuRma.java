@@ -21,7 +21,7 @@ import mpi.Win;
  *
  * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuRma TEST [-m [MIN:]MAX] [-i ITER] [-x WARMUP]
  *     [-W WINDOW] [-s lock|flush|fence|pscw] [-w allocate|create|dynamic] [-J SECONDS]
- * TEST: put_latency get_latency put_bw get_bw acc_latency fop_latency cas_latency</pre>
+ * TEST: put_latency get_latency put_bw get_bw acc_latency fop_latency cas_latency store_latency</pre>
  *
  * Loops per synchronisation ({@code -s}), each iteration timed as a whole:
  * <ul>
@@ -33,6 +33,9 @@ import mpi.Win;
  * Bandwidth tests issue {@code -W} operations (default 64) per synchronisation. Latency: µs per
  * iteration; bandwidth: MB/s (10^6 bytes). Accumulate sums {@code size/4} ints; fetch-and-op
  * adds one long; compare-and-swap swaps one long. Buffers: {@code MPI.newByteBuffer} (direct).
+ * {@code store_latency} (shmpi only, the floor the issue measures puts against): {@code size}
+ * bytes stored straight into the target's memory through {@code sharedQuery}, then a full
+ * fence, in the place of the operation and its flush (allocate or create windows).
  */
 public final class OsuRma
 {
@@ -90,8 +93,8 @@ public final class OsuRma
         final boolean atomic = test.equals("fop_latency") || test.equals("cas_latency");
         final boolean bandwidth = test.endsWith("_bw");
         final boolean accumulate = test.equals("acc_latency");
-        if (!List.of("put_latency", "get_latency", "put_bw", "get_bw", "acc_latency", "fop_latency", "cas_latency")
-            .contains(test))
+        if (!List.of("put_latency", "get_latency", "put_bw", "get_bw", "acc_latency", "fop_latency", "cas_latency",
+            "store_latency").contains(test))
         {
             throw new IllegalArgumentException("not a test: " + test);
         }
@@ -208,6 +211,7 @@ public final class OsuRma
         private final LongBuffer compare = MPI.newLongBuffer(1);
         private final LongBuffer fetched = MPI.newLongBuffer(1);
         private final IntBuffer ints;
+        private ByteBuffer peer;
 
         Runner(final String test, final String sync, final Win win, final int rank, final int disp,
             final ByteBuffer origin, final ByteBuffer result, final Group target, final Group originGroup,
@@ -238,6 +242,21 @@ public final class OsuRma
                         win.accumulate(ints, size / 4, MPI.INT, 1, disp / 4, size / 4, MPI.INT, MPI.SUM);
                     case "fop_latency" -> win.fetchAndOp(one, fetched, MPI.LONG, 1, disp / 8, MPI.SUM);
                     case "cas_latency" -> win.compareAndSwap(one, compare, fetched, MPI.LONG, 1, disp / 8);
+                    case "store_latency" ->
+                    {
+                        if (peer == null)
+                        {
+                            peer = win.sharedQuery(1).getBuffer();
+                        }
+                        for (int b = 0; b + 8 <= size; b += 8)
+                        {
+                            peer.putLong(b, b);
+                        }
+                        for (int b = size & ~7; b < size; b++)
+                        {
+                            peer.put(b, (byte)b);
+                        }
+                    }
                     default -> throw new IllegalStateException(test);
                 }
             }
@@ -270,7 +289,14 @@ public final class OsuRma
                         for (int i = 0; i < iterations; i++)
                         {
                             operate(size, count);
-                            win.flush(1);
+                            if (test.equals("store_latency"))
+                            {
+                                java.lang.invoke.VarHandle.fullFence();
+                            }
+                            else
+                            {
+                                win.flush(1);
+                            }
                         }
                         win.unlock(1);
                     }

@@ -376,11 +376,40 @@ class WindowTest
         assertEquals(100 + left, mine.get(3), "put by the left neighbour into the attached buffer");
         world.barrier();
         win.detach(mine);
+        // Every rank has detached before anyone puts again.
+        world.barrier();
         win.setErrhandler(MPI.ERRORS_RETURN);
         win.lockAll(0);
         expectError(MPI.ERR_RMA_RANGE, () -> win.put(value, 1, MPI.LONG, right, disps[right], 1, MPI.LONG));
         win.unlockAll();
         expectError(MPI.ERR_RMA_ATTACH, () -> win.detach(mine));
+        win.free();
+    }
+
+    @Test
+    void loadsAndStoresThroughSharedQueryAfterSyncAndBarrier()
+    {
+        final Win win = new Win(16, 1, MPI.INFO_NULL, world, MPI.newLongBuffer(1), Win.FLAVOR_SHARED);
+        win.lockAll(MPI.MODE_NOCHECK);
+        for (int round = 1; round <= 50; round++)
+        {
+            // Plain stores into this rank's part, sync, barrier, then plain loads of the right neighbour's.
+            final ByteBuffer mine = win.sharedQuery(rank).getBuffer();
+            for (int i = 0; i < 16; i++)
+            {
+                mine.putLong(8 * i, 1000L * round + 16 * rank + i);
+            }
+            win.sync();
+            world.barrier();
+            win.sync();
+            final ByteBuffer theirs = win.sharedQuery(right).getBuffer();
+            for (int i = 0; i < 16; i++)
+            {
+                assertEquals(1000L * round + 16 * right + i, theirs.getLong(8 * i), "round " + round + ", long " + i);
+            }
+            world.barrier();
+        }
+        win.unlockAll();
         win.free();
     }
 
@@ -411,6 +440,9 @@ class WindowTest
             MPI.BAND));
         expectError(MPI.ERR_RMA_SYNC, () -> win.free());
         win.unlock(0);
+        win.lockAll(0);
+        expectError(MPI.ERR_RMA_CONFLICT, () -> win.lock(MPI.LOCK_EXCLUSIVE, 0, 0));
+        win.unlockAll();
         user.free();
         win.free();
         expectError(MPI.ERR_WIN, () -> win.fence(0));
@@ -424,6 +456,8 @@ class WindowTest
         try
         {
             expectError(MPI.ERR_BUFFER, () -> new Win("not memory", 16, 1, MPI.INFO_NULL, world));
+            expectError(MPI.ERR_BASE, () -> new Win(MPI.newIntBuffer(16).asReadOnlyBuffer(), 16, 1, MPI.INFO_NULL,
+                world));
             expectError(MPI.ERR_ARG, () -> new Win(4, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1), 7));
             expectError(MPI.ERR_SIZE, () -> new Win(-1, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1),
                 Win.FLAVOR_PRIVATE));

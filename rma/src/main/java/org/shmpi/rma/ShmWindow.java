@@ -1047,7 +1047,12 @@ public final class ShmWindow implements AutoCloseable
         }
         checkAssertion(assertion, MODE_NOCHECK, "lock");
         checkRank(target);
-        if (locks[target] != 0 || lockAll)
+        if (lockAll)
+        {
+            throw new ShmpiException(ErrorClass.ERR_RMA_CONFLICT, "lock of target " + target + " while this member " +
+                "holds lockAll: the two passive-target epochs would conflict");
+        }
+        if (locks[target] != 0)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "target " + target + " is already locked by this member");
         }
