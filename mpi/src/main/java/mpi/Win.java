@@ -1020,8 +1020,9 @@ public final class Win implements Freeable
 
     /**
      * Java binding of {@code MPI_WIN_CALL_ERRHANDLER}: runs this window's handler on
-     * {@code errorCode}: aborts the job under {@code ERRORS_ARE_FATAL}, throws under
-     * {@code ERRORS_RETURN}, calls a user handler (with the window's communicator) then throws.
+     * {@code errorCode}, as {@link Comm#callErrhandler} does: aborts the job under
+     * {@code ERRORS_ARE_FATAL}, calls a user handler (with the window's communicator), and
+     * returns under {@code ERRORS_RETURN}.
      */
     public void callErrhandler(final int errorCode)
     {

@@ -300,7 +300,24 @@ class WindowTest
         assertEquals(null, win.getAttr(key));
         Win.freeKeyval(key);
         assertEquals(MPI.ERRORS_ARE_FATAL, win.getErrhandler());
+        // A user handler runs on the window's errors (with the window's communicator), then the error is thrown.
+        final int[] calls = {0, 0};
+        final mpi.Errhandler mine = Comm.createErrhandler((comm, error) ->
+        {
+            calls[0]++;
+            calls[1] = error.getErrorClass();
+        });
+        win.setErrhandler(mine);
+        assertEquals(mine, win.getErrhandler());
+        expectError(MPI.ERR_RMA_SYNC, () -> win.unlock(0));
+        assertEquals(1, calls[0]);
+        assertEquals(MPI.ERR_RMA_SYNC, calls[1]);
+        // callErrhandler runs the handler, as on a communicator.
+        win.callErrhandler(MPI.ERR_OTHER);
+        assertEquals(2, calls[0]);
+        assertEquals(MPI.ERR_OTHER, calls[1]);
         win.free();
+        mine.free();
         info.free();
     }
 

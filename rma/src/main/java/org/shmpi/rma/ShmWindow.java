@@ -1188,7 +1188,8 @@ public final class ShmWindow implements AutoCloseable
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "post while an exposure epoch is open");
         }
         checkGroup(origins);
-        UnsafeApi.fullFence();
+        // The release store of each count orders this member's earlier stores to its memory
+        // before any origin's access that follows its start.
         exposureGroup = origins.clone();
         if ((assertion & MODE_NOCHECK) != 0)
         {
@@ -1244,7 +1245,7 @@ public final class ShmWindow implements AutoCloseable
         final boolean[] group = accessGroup;
         accessGroup = null;
         flushServed(-1);
-        UnsafeApi.fullFence();
+        // The release store of each count orders this member's puts before the target's wait returns.
         int count = 0;
         final int[] wake = new int[n];
         for (int t = 0; t < n; t++)
@@ -1388,9 +1389,15 @@ public final class ShmWindow implements AutoCloseable
      */
     private void await(final int block, final BooleanSupplier condition)
     {
-        if (condition.getAsBoolean())
+        // The word usually changes within a cache-line transfer or two: watch it alone first,
+        // before the (atomic) announcement, when every rank has a core of its own.
+        for (int i = engine.progressEngine().sharedSpins(); i >= 0; i--)
         {
-            return;
+            if (condition.getAsBoolean())
+            {
+                return;
+            }
+            Thread.onSpinWait();
         }
         final int waiters = control(block) + WindowDescriptor.WAITERS_OFFSET;
         control.getAndAddInt(waiters, 1);
