@@ -58,6 +58,8 @@ public final class ShmWindow implements AutoCloseable
     private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
     /** Heap id of window memory that lies outside the member's shared heap: its owner serves it. */
     private static final long SERVED = -2;
+    /** Accumulates of this many elements or more run as one plain loop under the exclusive accumulate word. */
+    static final int BULK_ELEMENTS = 16;
     private static final AtomicLong NEXT_ID = new AtomicLong(1);
     /** How long a member waits for member 0's window segment to appear. */
     private static final long OPEN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
@@ -600,13 +602,13 @@ public final class ShmWindow implements AutoCloseable
 
     /**
      * {@code MPI_Accumulate} and, with a result buffer, {@code MPI_Get_accumulate}: each element
-     * of the target ({@code elementSize} bytes, of the kind {@code kernel} works on) becomes
-     * {@code origin op target}, atomically with respect to every other accumulate on it; the
-     * target's values before are unpacked into the result ({@code resultLayout} over
-     * {@code resultBase}/{@code resultOffset}) when {@code resultLayout} is not null. Elements of
-     * 1, 2, 4 and 8 bytes at aligned addresses change by one compare-and-set each; other
-     * elements under the target's accumulate lock; all of them as one plain loop while this
-     * member holds the target's exclusive lock (nobody else can touch it then).
+     * of the target (of basic kind {@code kind}) becomes {@code origin op target}, atomically with
+     * respect to every other accumulate on it; the target's values before are unpacked into the
+     * result ({@code resultLayout} over {@code resultBase}/{@code resultOffset}) when
+     * {@code resultLayout} is not null. Fewer than {@link #BULK_ELEMENTS} aligned elements of 1, 2,
+     * 4 or 8 bytes change by one compare-and-set each, with the target's accumulate word shared;
+     * anything else runs as one plain loop with the word exclusive, and without the word while
+     * this member holds the target's exclusive lock (nobody else can touch it then).
      */
     public void accumulate(final Object originBase, final long originOffset, final DataLayout layout, final long bytes,
         final int target, final long targetDisp, final TypeMap targetMap, final long targetCount,
@@ -651,25 +653,45 @@ public final class ShmWindow implements AutoCloseable
             layout.pack(originBase, originOffset, 0, in, BYTES, bytes);
         }
         final byte[] old = resultLayout == null ? null : results(bytes);
-        final boolean alone = (locks[target] & 0xFF) == LOCK_EXCLUSIVE && (locks[target] & LOCK_NOCHECK) == 0;
-        if (targetMap == null || targetMap.isContiguous())
+        final boolean alone = alone(target);
+        final boolean contiguous = targetMap == null || targetMap.isContiguous();
+        // One atomic instruction per element for a few aligned elements of 1, 2, 4 or 8 bytes (with
+        // the accumulate word shared); else one plain loop with the word exclusive.
+        final boolean atomics = !alone && contiguous && bytes / elementSize < BULK_ELEMENTS &&
+            (elementSize == 1 || elementSize == 2 || elementSize == 4 || elementSize == 8) &&
+            (at & (elementSize - 1)) == 0;
+        if (!alone)
         {
-            apply(kernel, elementSize, in, inOffset, tb, at, bytes, old, 0, target, alone);
+            lockAccumulates(target, !atomics);
         }
-        else
+        try
         {
-            final long extent = targetMap.extent();
-            final int blocks = targetMap.blocks();
-            long packed = 0;
-            for (long item = 0; item < targetCount; item++)
+            if (contiguous)
             {
-                for (int b = 0; b < blocks; b++)
+                apply(kernel, elementSize, in, inOffset, tb, at, bytes, old, 0, !atomics);
+            }
+            else
+            {
+                final long extent = targetMap.extent();
+                final int blocks = targetMap.blocks();
+                long packed = 0;
+                for (long item = 0; item < targetCount; item++)
                 {
-                    final long length = targetMap.blockLength(b);
-                    apply(kernel, elementSize, in, inOffset + packed, tb,
-                        at + item * extent + targetMap.blockDisplacement(b), length, old, packed, target, alone);
-                    packed += length;
+                    for (int b = 0; b < blocks; b++)
+                    {
+                        final long length = targetMap.blockLength(b);
+                        apply(kernel, elementSize, in, inOffset + packed, tb,
+                            at + item * extent + targetMap.blockDisplacement(b), length, old, packed, true);
+                        packed += length;
+                    }
                 }
+            }
+        }
+        finally
+        {
+            if (!alone)
+            {
+                unlockAccumulates(target, !atomics);
             }
         }
         if (old != null)
@@ -699,25 +721,69 @@ public final class ShmWindow implements AutoCloseable
         final boolean integerSum = reduction == Reductions.SUM && (kind == BasicKind.INT || kind == BasicKind.LONG);
         final boolean replace = reduction == Reductions.REPLACE;
         final boolean noOp = reduction == Reductions.NO_OP;
-        if (elementSize == 8 && (at & 7) == 0 && (integerSum || replace || noOp))
+        final boolean alone = alone(target);
+        if ((elementSize == 8 && (at & 7) == 0 || elementSize == 4 && (at & 3) == 0) && (integerSum || replace || noOp))
         {
-            final long v = noOp ? UnsafeApi.getLongVolatile(tb, at) : replace ?
-                UnsafeApi.getAndSetLong(tb, at, UnsafeApi.getLong(originBase, originOffset)) :
-                UnsafeApi.getAndAddLong(tb, at, UnsafeApi.getLong(originBase, originOffset));
-            UnsafeApi.putLong(resultBase, resultOffset, v);
-            return;
-        }
-        if (elementSize == 4 && (at & 3) == 0 && (integerSum || replace || noOp))
-        {
-            final int v = noOp ? UnsafeApi.getIntVolatile(tb, at) : replace ?
-                UnsafeApi.getAndSetInt(tb, at, UnsafeApi.getInt(originBase, originOffset)) :
-                UnsafeApi.getAndAddInt(tb, at, UnsafeApi.getInt(originBase, originOffset));
-            UnsafeApi.putInt(resultBase, resultOffset, v);
+            if (!alone)
+            {
+                lockAccumulates(target, false);
+            }
+            try
+            {
+                if (elementSize == 8)
+                {
+                    final long v = noOp ? UnsafeApi.getLongVolatile(tb, at) : replace ?
+                        UnsafeApi.getAndSetLong(tb, at, UnsafeApi.getLong(originBase, originOffset)) :
+                        UnsafeApi.getAndAddLong(tb, at, UnsafeApi.getLong(originBase, originOffset));
+                    UnsafeApi.putLong(resultBase, resultOffset, v);
+                }
+                else
+                {
+                    final int v = noOp ? UnsafeApi.getIntVolatile(tb, at) : replace ?
+                        UnsafeApi.getAndSetInt(tb, at, UnsafeApi.getInt(originBase, originOffset)) :
+                        UnsafeApi.getAndAddInt(tb, at, UnsafeApi.getInt(originBase, originOffset));
+                    UnsafeApi.putInt(resultBase, resultOffset, v);
+                }
+            }
+            finally
+            {
+                if (!alone)
+                {
+                    unlockAccumulates(target, false);
+                }
+            }
             return;
         }
         final byte[] old = results(elementSize);
-        apply(kernel, elementSize, originBase, originOffset, tb, at, elementSize, old, 0, target, false);
+        final boolean atomic = !alone && (elementSize == 1 || elementSize == 2 || elementSize == 4 || elementSize == 8) &&
+            (at & (elementSize - 1)) == 0;
+        if (!alone)
+        {
+            lockAccumulates(target, !atomic);
+        }
+        try
+        {
+            apply(kernel, elementSize, originBase, originOffset, tb, at, elementSize, old, 0, !atomic);
+        }
+        finally
+        {
+            if (!alone)
+            {
+                unlockAccumulates(target, !atomic);
+            }
+        }
         UnsafeApi.copyMemory(old, BYTES, resultBase, resultOffset, elementSize);
+    }
+
+    /**
+     * Whether nobody else can update {@code target}'s memory now: this member holds its exclusive
+     * lock, or the memory is this member's own and served (the others reach it only through this
+     * member's service, on this thread).
+     */
+    private boolean alone(final int target)
+    {
+        return (locks[target] & 0xFF) == LOCK_EXCLUSIVE && (locks[target] & LOCK_NOCHECK) == 0 ||
+            target == me && served[me];
     }
 
     /**
@@ -740,6 +806,30 @@ public final class ShmWindow implements AutoCloseable
             return;
         }
         final Object tb = resolvedObject;
+        final boolean alone = alone(target);
+        final boolean instruction = elementSize == 8 && (at & 7) == 0 || elementSize == 4 && (at & 3) == 0 ||
+            elementSize == 2 && (at & 1) == 0 || elementSize == 1;
+        if (!alone)
+        {
+            lockAccumulates(target, !instruction);
+        }
+        try
+        {
+            swap(originBase, originOffset, compareBase, compareOffset, resultBase, resultOffset, elementSize, tb, at);
+        }
+        finally
+        {
+            if (!alone)
+            {
+                unlockAccumulates(target, !instruction);
+            }
+        }
+    }
+
+    private void swap(final Object originBase, final long originOffset, final Object compareBase,
+        final long compareOffset, final Object resultBase, final long resultOffset, final int elementSize,
+        final Object tb, final long at)
+    {
         if (elementSize == 8 && (at & 7) == 0)
         {
             UnsafeApi.putLong(resultBase, resultOffset, UnsafeApi.compareAndExchangeLong(tb, at,
@@ -762,20 +852,13 @@ public final class ShmWindow implements AutoCloseable
         }
         else
         {
-            lockAccumulates(target);
-            try
+            // Under the exclusive accumulate word (taken by the caller).
+            UnsafeApi.copyMemory(tb, at, scratch, BYTES, elementSize);
+            if (sameBytes(scratch, BYTES, compareBase, compareOffset, elementSize))
             {
-                UnsafeApi.copyMemory(tb, at, scratch, BYTES, elementSize);
-                if (sameBytes(scratch, BYTES, compareBase, compareOffset, elementSize))
-                {
-                    UnsafeApi.copyMemory(originBase, originOffset, tb, at, elementSize);
-                }
-                UnsafeApi.copyMemory(scratch, BYTES, resultBase, resultOffset, elementSize);
+                UnsafeApi.copyMemory(originBase, originOffset, tb, at, elementSize);
             }
-            finally
-            {
-                unlockAccumulates(target);
-            }
+            UnsafeApi.copyMemory(scratch, BYTES, resultBase, resultOffset, elementSize);
         }
     }
 
@@ -796,34 +879,15 @@ public final class ShmWindow implements AutoCloseable
      * {@code in}/{@code inOffset}; their values before go to {@code old[oldAt...]} when given.
      */
     private void apply(final Reductions.Kernel kernel, final int es, final Object in, final long inOffset, final Object tb,
-        final long at,
-        final long length, final byte[] old, final long oldAt, final int target, final boolean alone)
+        final long at, final long length, final byte[] old, final long oldAt, final boolean bulk)
     {
-        if (alone)
+        if (bulk)
         {
             if (old != null)
             {
                 UnsafeApi.copyMemory(tb, at, old, BYTES + oldAt, length);
             }
             kernel.apply(in, inOffset, tb, at, length / es);
-            return;
-        }
-        final boolean aligned = (at & (es - 1)) == 0 && (es == 1 || es == 2 || es == 4 || es == 8);
-        if (!aligned)
-        {
-            lockAccumulates(target);
-            try
-            {
-                if (old != null)
-                {
-                    UnsafeApi.copyMemory(tb, at, old, BYTES + oldAt, length);
-                }
-                kernel.apply(in, inOffset, tb, at, length / es);
-            }
-            finally
-            {
-                unlockAccumulates(target);
-            }
             return;
         }
         final byte[] s = scratch;
@@ -1343,7 +1407,13 @@ public final class ShmWindow implements AutoCloseable
 
     private void acquire(final int target, final boolean exclusive)
     {
-        final int word = control(target) + WindowDescriptor.LOCK_OFFSET;
+        acquire(target, WindowDescriptor.LOCK_OFFSET, exclusive);
+    }
+
+    /** Takes the shared/exclusive word at {@code offset} of {@code target}'s block (LOCK or ACC_LOCK). */
+    private void acquire(final int target, final int offset, final boolean exclusive)
+    {
+        final int word = control(target) + offset;
         while (true)
         {
             final long w = control.getLongVolatile(word);
@@ -1362,24 +1432,33 @@ public final class ShmWindow implements AutoCloseable
 
     private void release(final int target, final boolean exclusive)
     {
-        final int word = control(target) + WindowDescriptor.LOCK_OFFSET;
-        control.getAndAddLong(word, exclusive ? -WindowDescriptor.EXCLUSIVE : -1);
-        wakeWaiters(target);
+        release(target, WindowDescriptor.LOCK_OFFSET, exclusive);
     }
 
-    private void lockAccumulates(final int target)
+    private void release(final int target, final int offset, final boolean exclusive)
     {
-        final int word = control(target) + WindowDescriptor.ACC_LOCK_OFFSET;
-        while (!control.compareAndSetLong(word, 0, me + 1))
+        final long after = control.getAndAddLong(control(target) + offset,
+            exclusive ? -WindowDescriptor.EXCLUSIVE : -1) - (exclusive ? WindowDescriptor.EXCLUSIVE : 1);
+        // Waiters wait for the exclusive bit to clear or for the word to reach 0.
+        if (exclusive || after == 0)
         {
-            await(target, () -> control.getLongVolatile(word) == 0);
+            wakeWaiters(target);
         }
     }
 
-    private void unlockAccumulates(final int target)
+    /**
+     * The target's accumulate word taken for updates one element at a time by atomic
+     * instructions (shared: any number at once), or for a loop of plain read-modify-writes
+     * (exclusive): a plain loop may not run while an atomic update of the same memory is under way.
+     */
+    private void lockAccumulates(final int target, final boolean exclusive)
     {
-        control.putLongVolatile(control(target) + WindowDescriptor.ACC_LOCK_OFFSET, 0);
-        wakeWaiters(target);
+        acquire(target, WindowDescriptor.ACC_LOCK_OFFSET, exclusive);
+    }
+
+    private void unlockAccumulates(final int target, final boolean exclusive)
+    {
+        release(target, WindowDescriptor.ACC_LOCK_OFFSET, exclusive);
     }
 
     /**

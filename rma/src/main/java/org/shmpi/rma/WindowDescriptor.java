@@ -17,8 +17,9 @@ package org.shmpi.rma;
  *   +0    long LOCK          the passive-target lock of r's window: shared holders in the low
  *                            32 bits, EXCLUSIVE set while one member holds it exclusively;
  *                            changed by any member with an atomic instruction
- *   +64   long ACC_LOCK      0, or 1 + the member holding the lock of r's accumulates on
- *                            elements no atomic instruction covers; compare-and-set by any member
+ *   +64   long ACC_LOCK      r's accumulate word, as LOCK: shared while origins update elements
+ *                            of r one atomic instruction each, exclusive while one runs a plain
+ *                            loop of read-modify-writes; changed by any member atomically
  *   +128  int  WAITERS       members waiting for a word of this block to change; added to by any
  *                            member, read by a member that changes LOCK or ACC_LOCK before it wakes
  *   +192  int  POSTS[n]      POSTS[t]: exposure epochs member t opened to r as an origin; written

@@ -221,6 +221,51 @@ class ShmWindowTest
         });
     }
 
+    /**
+     * Large accumulates (one plain loop under the exclusive accumulate word) against
+     * fetch-and-adds and small accumulates (atomic instructions under the shared word) on the
+     * same elements: no update is lost. (A plain loop that took no word would lose some.)
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 8})
+    void largeAccumulatesAndAtomicsOnTheSameElements(final int n) throws Exception
+    {
+        final int rounds = 300;
+        final int items = 4 * ShmWindow.BULK_ELEMENTS;
+        job = ThreadedJob.start("win-bulk-" + n, n, 64 * 1024);
+        job.run(100, engine ->
+        {
+            final WindowMembers m = members(engine, n);
+            final ShmWindow w = ShmWindow.allocate(engine, m, 8L * items, 8, ShmWindow.FLAVOR_ALLOCATE, false);
+            final long[] ones = new long[items];
+            Arrays.fill(ones, 1);
+            final long[] fetched = new long[1];
+            w.lockAll(0);
+            for (int i = 0; i < rounds; i++)
+            {
+                w.accumulate(ones, LONGS, DataLayout.CONTIGUOUS, 8L * items, 0, 0, null, items, Reductions.SUM,
+                    BasicKind.LONG, null, 0, null);
+                w.fetchAndOp(ones, LONGS, fetched, LONGS, Reductions.SUM, BasicKind.LONG, 0, i % items);
+                w.accumulate(ones, LONGS, DataLayout.CONTIGUOUS, 8, 0, (i + 1) % items, null, 1, Reductions.SUM,
+                    BasicKind.LONG, null, 0, null);
+            }
+            w.unlockAll();
+            m.barrier();
+            if (m.rank() == 0)
+            {
+                final ByteBuffer r = w.region(0);
+                long total = 0;
+                for (int e = 0; e < items; e++)
+                {
+                    total += r.getLong(8 * e);
+                }
+                assertEquals((long)n * rounds * (items + 2), total, "no update lost");
+            }
+            m.barrier();
+            w.free();
+        });
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
     void exclusiveLockSerialisesReadModifyWrite(final int n) throws Exception
