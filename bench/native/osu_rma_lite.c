@@ -268,7 +268,7 @@ int main(int argc, char **argv)
         t = loop(&b, size, iters);
         if (b.rank == 0) {
             if (is_bw(b.test)) printf("%-10ld%18.2f\n", size, (double)size * b.window * iters / t / 1e6);
-            else printf("%-10ld%18.2f\n", size, t * 1e6 / iters);
+            else printf("%-10ld%18.3f\n", size, t * 1e6 / iters);
             fflush(stdout);
         }
     }

@@ -177,7 +177,7 @@ public final class OsuRma
                 }
                 else
                 {
-                    System.out.println(String.format(Locale.ROOT, "%-10d%18.2f", size, t * 1e6 / iters));
+                    System.out.println(String.format(Locale.ROOT, "%-10d%18.3f", size, t * 1e6 / iters));
                 }
                 System.out.flush();
             }
