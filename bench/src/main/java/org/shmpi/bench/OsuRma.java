@@ -239,9 +239,9 @@ public final class OsuRma
                     case "put_latency", "put_bw" -> win.put(origin, size, MPI.BYTE, 1, disp, size, MPI.BYTE);
                     case "get_latency", "get_bw" -> win.get(result, size, MPI.BYTE, 1, disp, size, MPI.BYTE);
                     case "acc_latency" ->
-                        win.accumulate(ints, size / 4, MPI.INT, 1, disp / 4, size / 4, MPI.INT, MPI.SUM);
-                    case "fop_latency" -> win.fetchAndOp(one, fetched, MPI.LONG, 1, disp / 8, MPI.SUM);
-                    case "cas_latency" -> win.compareAndSwap(one, compare, fetched, MPI.LONG, 1, disp / 8);
+                        win.accumulate(ints, size / 4, MPI.INT, 1, disp, size / 4, MPI.INT, MPI.SUM);
+                    case "fop_latency" -> win.fetchAndOp(one, fetched, MPI.LONG, 1, disp, MPI.SUM);
+                    case "cas_latency" -> win.compareAndSwap(one, compare, fetched, MPI.LONG, 1, disp);
                     case "store_latency" ->
                     {
                         if (peer == null)
