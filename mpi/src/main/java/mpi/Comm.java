@@ -2596,6 +2596,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             throw handle(new MPIException(ErrorClass.ERR_ARG, "null or freed error handler"));
         }
+        if (handler.winFunction != null)
+        {
+            throw handle(new MPIException(ErrorClass.ERR_ARG, "a window error handler (Win.createErrhandler) " +
+                "cannot be set on a communicator"));
+        }
         errhandler = handler;
     }
 

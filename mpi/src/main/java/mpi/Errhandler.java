@@ -21,8 +21,20 @@ public final class Errhandler
         void call(Comm comm, MPIException error);
     }
 
+    /** + The body of a user error handler of windows ({@code MPI_Win_errhandler_function}). */
+    @FunctionalInterface
+    public interface WinFunction
+    {
+        /**
+         * @param win   the window the failed call was made on
+         * @param error the error: {@link MPIException#getErrorCode()} and {@link MPIException#getErrorClass()}
+         */
+        void call(Win win, MPIException error);
+    }
+
     final boolean fatal;
     final Function function;
+    final WinFunction winFunction;
     private final String name;
     private boolean freed;
 
@@ -30,6 +42,7 @@ public final class Errhandler
     {
         this.fatal = fatal;
         this.function = null;
+        this.winFunction = null;
         this.name = name;
     }
 
@@ -37,7 +50,16 @@ public final class Errhandler
     {
         this.fatal = false;
         this.function = function;
+        this.winFunction = null;
         this.name = "user error handler";
+    }
+
+    Errhandler(final WinFunction function)
+    {
+        this.fatal = false;
+        this.function = null;
+        this.winFunction = function;
+        this.name = "user window error handler";
     }
 
     /**
@@ -48,7 +70,7 @@ public final class Errhandler
     public void free()
     {
         MPI.check();
-        if (function == null)
+        if (function == null && winFunction == null)
         {
             throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "a predefined error handler cannot be freed: " +
                 name));

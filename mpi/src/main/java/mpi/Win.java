@@ -270,15 +270,41 @@ public final class Win implements Freeable
         return w;
     }
 
-    /** This window's error handler applied to a failure (see {@link Comm#handle}). */
+    /**
+     * This window's error handler applied to a failure (see {@link Comm#handle}); a window
+     * handler ({@link #createErrhandler}) is called with this window, then the error is thrown.
+     */
     private MPIException handle(final RuntimeException ex)
     {
         if (comm == null)
         {
             return MPI.COMM_WORLD.handle(ex);
         }
-        comm.errhandler = errhandler;
+        final Errhandler h = errhandler;
+        if (h.winFunction != null)
+        {
+            comm.errhandler = MPI.ERRORS_RETURN;
+            final MPIException error = comm.handle(ex);
+            h.winFunction.call(this, error);
+            return error;
+        }
+        comm.errhandler = h;
         return comm.handle(ex);
+    }
+
+    /**
+     * + {@code MPI_WIN_CREATE_ERRHANDLER}, which Open MPI's bindings lack: a handler that
+     * receives the window and the error when a call on a window fails; when it returns, the
+     * failed call throws the error, as under {@code MPI.ERRORS_RETURN}.
+     */
+    public static Errhandler createErrhandler(final Errhandler.WinFunction function)
+    {
+        MPI.check();
+        if (function == null)
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "createErrhandler: null function"));
+        }
+        return new Errhandler(function);
     }
 
     /** The members of {@code group} as window ranks ({@code MPI.ERR_GROUP} for a process outside the window). */
@@ -1021,12 +1047,19 @@ public final class Win implements Freeable
     /**
      * Java binding of {@code MPI_WIN_CALL_ERRHANDLER}: runs this window's handler on
      * {@code errorCode}, as {@link Comm#callErrhandler} does: aborts the job under
-     * {@code ERRORS_ARE_FATAL}, calls a user handler (with the window's communicator), and
-     * returns under {@code ERRORS_RETURN}.
+     * {@code ERRORS_ARE_FATAL}, calls a user handler (a window handler with this window, a
+     * communicator handler with the window's communicator), and returns under {@code ERRORS_RETURN}.
      */
     public void callErrhandler(final int errorCode)
     {
         live();
+        if (errhandler.winFunction != null)
+        {
+            errhandler.winFunction.call(this, new MPIException(errorCode, "error raised by the application: " +
+                (errorCode > ErrorClass.ERR_LASTCODE ? "code " + errorCode + " " + MPI.getErrorString(errorCode) :
+                ErrorClass.name(errorCode))));
+            return;
+        }
         comm.errhandler = errhandler;
         comm.callErrhandler(errorCode);
     }

@@ -316,7 +316,35 @@ class WindowTest
         win.callErrhandler(MPI.ERR_OTHER);
         assertEquals(2, calls[0]);
         assertEquals(MPI.ERR_OTHER, calls[1]);
+        // + A window handler receives the window itself.
+        final Win[] seen = {null};
+        final mpi.Errhandler forWindows = Win.createErrhandler((w, error) ->
+        {
+            seen[0] = w;
+            calls[1] = error.getErrorClass();
+        });
+        win.setErrhandler(forWindows);
+        expectError(MPI.ERR_RMA_RANGE, () ->
+        {
+            win.lock(MPI.LOCK_SHARED, 0, 0);
+            try
+            {
+                win.put(MPI.newLongBuffer(2), 2, MPI.LONG, 0, 1, 2, MPI.LONG);
+            }
+            finally
+            {
+                win.unlock(0);
+            }
+        });
+        assertTrue(seen[0] == win, "the handler got the window");
+        assertEquals(MPI.ERR_RMA_RANGE, calls[1]);
+        win.callErrhandler(MPI.ERR_WIN);
+        assertEquals(MPI.ERR_WIN, calls[1]);
+        world.setErrhandler(MPI.ERRORS_RETURN);
+        expectError(MPI.ERR_ARG, () -> world.setErrhandler(forWindows));
+        world.setErrhandler(MPI.ERRORS_ARE_FATAL);
         win.free();
+        forWindows.free();
         mine.free();
         info.free();
     }
