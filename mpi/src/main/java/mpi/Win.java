@@ -364,15 +364,7 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_DETACH} of a buffer attached before. */
     public void detach(final Buffer base)
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.detach(base);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.detach(base));
     }
 
     /**
@@ -434,27 +426,19 @@ public final class Win implements Freeable
     public void put(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
     {
-        final ShmWindow w = live();
-        try
-        {
-            final long bytes = Buffers.bytes(origin, orgCount, orgType);
-            if (targetRank == MPI.PROC_NULL)
-            {
-                return;
-            }
-            checkTarget(bytes, targetCount, targetType);
-            w.put(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
-                targetMap(targetType), targetCount);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        move(true, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
     }
 
     /** Java binding of {@code MPI_GET}: the reverse of {@link #put}. */
     public void get(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
+    {
+        move(false, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+    }
+
+    /** A put ({@code put}) or a get, checked, through this window's error handler. */
+    private void move(final boolean put, final Buffer origin, final int orgCount, final Datatype orgType,
+        final int targetRank, final int targetDisp, final int targetCount, final Datatype targetType)
     {
         final ShmWindow w = live();
         try
@@ -465,8 +449,16 @@ public final class Win implements Freeable
                 return;
             }
             checkTarget(bytes, targetCount, targetType);
-            w.get(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
-                targetMap(targetType), targetCount);
+            if (put)
+            {
+                w.put(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
+                    targetMap(targetType), targetCount);
+            }
+            else
+            {
+                w.get(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
+                    targetMap(targetType), targetCount);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -710,77 +702,51 @@ public final class Win implements Freeable
         return r;
     }
 
+    /** Runs {@code op} on the live window, its failures through this window's error handler. */
+    private void call(final java.util.function.Consumer<ShmWindow> op)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            op.accept(w);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------
     // Synchronisation
 
     /** Java binding of {@code MPI_WIN_FENCE}. */
     public void fence(final int assertion)
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.fence(assertion);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.fence(assertion));
     }
 
     /** Java binding of {@code MPI_WIN_START}: an access epoch to the members of {@code group}. */
     public void start(final Group group, final int assertion)
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.start(windowRanks(group, "start"), assertion);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.start(windowRanks(group, "start"), assertion));
     }
 
     /** Java binding of {@code MPI_WIN_COMPLETE}. */
     public void complete()
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.complete();
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.complete());
     }
 
     /** Java binding of {@code MPI_WIN_POST}: an exposure epoch to the members of {@code group}. */
     public void post(final Group group, final int assertion)
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.post(windowRanks(group, "post"), assertion);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.post(windowRanks(group, "post"), assertion));
     }
 
     /** Java binding of {@code MPI_WIN_WAIT}. */
     public void waitFor()
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.waitFor();
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.waitFor());
     }
 
     /** Java binding of {@code MPI_WIN_TEST}. */
@@ -836,43 +802,19 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_LOCK_ALL}. */
     public void lockAll(final int assertion)
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.lockAll(assertion);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.lockAll(assertion));
     }
 
     /** Java binding of {@code MPI_WIN_UNLOCK_ALL}. */
     public void unlockAll()
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.unlockAll();
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.unlockAll());
     }
 
     /** Java binding of {@code MPI_WIN_SYNC}: orders this process's loads and stores on window memory with the others'. */
     public void sync()
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.sync();
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.sync());
     }
 
     /** Java binding of {@code MPI_WIN_FLUSH}: this process's operations on {@code targetRank} are complete there. */
@@ -895,15 +837,7 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_FLUSH_ALL}. */
     public void flushAll()
     {
-        final ShmWindow w = live();
-        try
-        {
-            w.flushAll();
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        call(w -> w.flushAll());
     }
 
     /**
