@@ -58,6 +58,8 @@ public final class Win implements Freeable
     private Intracomm comm;
     private ShmWindow window;
     private int[] world;
+    /** Window rank of each world rank ({@code -1}: not a member), for groups of start and post. */
+    private int[] rankOfWorld;
     private String name = "";
     private Info info;
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
@@ -164,6 +166,17 @@ public final class Win implements Freeable
         }
         this.comm = dup;
         this.world = dup.members.clone();
+        int largest = 0;
+        for (final int w : world)
+        {
+            largest = Math.max(largest, w);
+        }
+        this.rankOfWorld = new int[largest + 1];
+        java.util.Arrays.fill(rankOfWorld, -1);
+        for (int r = 0; r < world.length; r++)
+        {
+            rankOfWorld[world[r]] = r;
+        }
         this.info = info == null || info.isNull() ? new Info() : info.dup();
     }
 
@@ -314,15 +327,8 @@ public final class Win implements Freeable
         final int[] out = new int[members.length];
         for (int i = 0; i < members.length; i++)
         {
-            out[i] = -1;
-            for (int r = 0; r < world.length; r++)
-            {
-                if (world[r] == members[i])
-                {
-                    out[i] = r;
-                    break;
-                }
-            }
+            final int w = members[i];
+            out[i] = w >= 0 && w < rankOfWorld.length ? rankOfWorld[w] : -1;
             if (out[i] < 0)
             {
                 throw new MPIException(ErrorClass.ERR_GROUP, call + ": the group has a process that is not in the " +

@@ -262,6 +262,14 @@ class WindowTest
         self.put(v, 2, MPI.INT, 0, 0, 2, MPI.INT);
         self.unlock(0);
         assertEquals(8, ((ByteBuffer)self.getAttr(MPI.WIN_BASE)).getInt(4));
+        if (size > 1)
+        {
+            // A process outside the window in a start group.
+            self.setErrhandler(MPI.ERRORS_RETURN);
+            final Group others = world.getGroup().incl(new int[] {right});
+            expectError(MPI.ERR_GROUP, () -> self.start(others, 0));
+            others.free();
+        }
         self.free();
         final Intracomm half = world.split(rank % 2, rank);
         final Win w = new Win(1, 1, MPI.INFO_NULL, half, MPI.newIntBuffer(1), Win.FLAVOR_SHARED);
