@@ -183,10 +183,6 @@ final class AttachTable
         throw new ShmpiException(ErrorClass.ERR_RMA_ATTACH, "memory not attached to this window");
     }
 
-    boolean hasLocal()
-    {
-        return !local.isEmpty();
-    }
 
     private void begin(final int t)
     {

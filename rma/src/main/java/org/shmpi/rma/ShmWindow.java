@@ -72,7 +72,6 @@ public final class ShmWindow implements AutoCloseable
     private final int flavor;
     private final Segment segment;
     private final AtomicBuffer control;
-    private final long controlAddress;
     private final int controlStride;
     private final int completesOffset;
     /** Peer heap segments mapped for a window made over shared-heap memory (null entries otherwise). */
@@ -107,6 +106,8 @@ public final class ShmWindow implements AutoCloseable
     private final int[] locks;
     private int lockedTargets;
     private boolean lockAll;
+    /** Whether lockAll took the lock words (not under MODE_NOCHECK). */
+    private boolean lockAllChecked;
     private static final int LOCK_NOCHECK = 1 << 8;
     /** Posts from each target and completes from each origin consumed so far. */
     private final int[] postsSeen;
@@ -129,7 +130,6 @@ public final class ShmWindow implements AutoCloseable
         this.flavor = flavor;
         this.segment = segment;
         this.control = segment.buffer();
-        this.controlAddress = segment.address();
         this.controlStride = WindowDescriptor.controlStride(n);
         this.completesOffset = WindowDescriptor.completesOffset(n);
         this.base = base;
@@ -153,7 +153,7 @@ public final class ShmWindow implements AutoCloseable
             new WindowService.Origin(engine, members.context(), world, me) : null;
         if (served[me] && n > 1)
         {
-            service = new WindowService(engine, members.context(), world, WindowService.region(localMemory, base[me]));
+            service = new WindowService(engine, members.context(), WindowService.region(localMemory, base[me]));
             service.start();
         }
     }
@@ -312,7 +312,7 @@ public final class ShmWindow implements AutoCloseable
         final boolean shared = attachments.attach(key, memory, offset, bytes);
         if (!shared && service == null && n > 1)
         {
-            service = new WindowService(engine, members.context(), world, new WindowService.LocalMemory()
+            service = new WindowService(engine, members.context(), new WindowService.LocalMemory()
             {
                 @Override
                 public void resolve(final long start, final long low, final long high)
@@ -1182,7 +1182,6 @@ public final class ShmWindow implements AutoCloseable
         lockAll = true;
     }
 
-    private boolean lockAllChecked;
 
     /** {@code MPI_Win_unlock_all}. */
     public void unlockAll()
@@ -1590,14 +1589,5 @@ public final class ShmWindow implements AutoCloseable
         }
     }
 
-    public boolean isFreed()
-    {
-        return freed;
-    }
 
-    /** For tests: the address of the window segment's payload here. */
-    long controlAddress()
-    {
-        return controlAddress;
-    }
 }

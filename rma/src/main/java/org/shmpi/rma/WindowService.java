@@ -58,7 +58,6 @@ final class WindowService implements ProgressAgent
 
     private final PointToPointEngine engine;
     private final int context;
-    private final int[] world;
     /** Where a displacement of this member's served memory is. */
     private final LocalMemory memory;
 
@@ -111,11 +110,10 @@ final class WindowService implements ProgressAgent
         };
     }
 
-    WindowService(final PointToPointEngine engine, final int context, final int[] world, final LocalMemory memory)
+    WindowService(final PointToPointEngine engine, final int context, final LocalMemory memory)
     {
         this.engine = engine;
         this.context = context;
-        this.world = world;
         this.memory = memory;
     }
 
@@ -454,16 +452,5 @@ final class WindowService implements ProgressAgent
             pending.clear();
         }
 
-        boolean anyDirty()
-        {
-            for (final boolean d : dirty)
-            {
-                if (d)
-                {
-                    return true;
-                }
-            }
-            return !pending.isEmpty();
-        }
     }
 }
