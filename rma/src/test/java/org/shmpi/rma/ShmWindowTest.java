@@ -523,7 +523,8 @@ class ShmWindowTest
 
     /**
      * Every pair of predefined op and basic kind that accumulates take, from every member onto
-     * member 0 at once, through mapped memory and through served memory: the target ends as
+     * member 0 at once, through mapped memory and through served memory, under lockAll, in a
+     * fence epoch or under an exclusive lock (taking turns from pair to pair): the target ends as
      * the kernel applied to every contribution (the ops are commutative and the values small
      * integers, so any order gives the same bits), REPLACE leaves one member's value, NO_OP the
      * initial one; get-accumulate returns values the target held.
@@ -568,7 +569,17 @@ class ShmWindowTest
                             w.unlock(0);
                         }
                         m.barrier();
-                        w.lockAll(0);
+                        // The synchronisation changes from pair to pair: lockAll, a fence epoch, or an
+                        // exclusive lock around each accumulate (the plain loop without the word).
+                        final int sync = pairs % 3;
+                        if (sync == 0)
+                        {
+                            w.lockAll(0);
+                        }
+                        else if (sync == 1)
+                        {
+                            w.fence(0);
+                        }
                         for (int k = 0; k < rounds; k++)
                         {
                             final byte[] in = new byte[es * items];
@@ -577,10 +588,25 @@ class ShmWindowTest
                                 contribution(in, i * es, kind, op, me, k, i);
                             }
                             final byte[] old = new byte[es * items];
+                            if (sync == 2)
+                            {
+                                w.lock(ShmWindow.LOCK_EXCLUSIVE, 0, 0);
+                            }
                             w.accumulate(in, BYTES, DataLayout.CONTIGUOUS, in.length, 0, 0, null, in.length, op, kind,
                                 k % 2 == 0 ? null : old, BYTES, k % 2 == 0 ? null : DataLayout.CONTIGUOUS);
+                            if (sync == 2)
+                            {
+                                w.unlock(0);
+                            }
                         }
-                        w.unlockAll();
+                        if (sync == 0)
+                        {
+                            w.unlockAll();
+                        }
+                        else if (sync == 1)
+                        {
+                            w.fence(ShmWindow.MODE_NOSUCCEED);
+                        }
                         m.barrier();
                         if (me == 0)
                         {
