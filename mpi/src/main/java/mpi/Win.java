@@ -60,6 +60,9 @@ public final class Win implements Freeable
     private int[] world;
     /** Window rank of each world rank ({@code -1}: not a member), for groups of start and post. */
     private int[] rankOfWorld;
+    /** The last group {@link #windowRanks} translated (its member array) and its window ranks. */
+    private int[] lastMembers;
+    private int[] lastRanks;
     private String name = "";
     private Info info;
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
@@ -324,6 +327,10 @@ public final class Win implements Freeable
     private int[] windowRanks(final Group group, final String call)
     {
         final int[] members = Group.of(group, call);
+        if (members == lastMembers)
+        {
+            return lastRanks;
+        }
         final int[] out = new int[members.length];
         for (int i = 0; i < members.length; i++)
         {
@@ -335,6 +342,9 @@ public final class Win implements Freeable
                     "window: world rank " + members[i]);
             }
         }
+        // An epoch loop names the same group again and again (a group's members never change).
+        lastMembers = members;
+        lastRanks = out;
         return out;
     }
 
@@ -722,19 +732,53 @@ public final class Win implements Freeable
         }
     }
 
+    /** {@link #call(java.util.function.Consumer)} for a call taking an assertion (no capture, nothing allocated). */
+    private void call(final java.util.function.ObjIntConsumer<ShmWindow> op, final int assertion)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            op.accept(w, assertion);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** A synchronisation call on the window ranks of a group, with an assertion. */
+    private interface GroupCall
+    {
+        void run(ShmWindow w, int[] ranks, int assertion);
+    }
+
+    /** {@link #call(java.util.function.Consumer)} for {@code op} on the window ranks of {@code group}. */
+    private void call(final GroupCall op, final Group group, final int assertion, final String name)
+    {
+        final ShmWindow w = live();
+        try
+        {
+            op.run(w, windowRanks(group, name), assertion);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------
     // Synchronisation
 
     /** Java binding of {@code MPI_WIN_FENCE}. */
     public void fence(final int assertion)
     {
-        call(w -> w.fence(assertion));
+        call((w, a) -> w.fence(a), assertion);
     }
 
     /** Java binding of {@code MPI_WIN_START}: an access epoch to the members of {@code group}. */
     public void start(final Group group, final int assertion)
     {
-        call(w -> w.start(windowRanks(group, "start"), assertion));
+        call((w, ranks, a) -> w.start(ranks, a), group, assertion, "start");
     }
 
     /** Java binding of {@code MPI_WIN_COMPLETE}. */
@@ -746,7 +790,7 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_POST}: an exposure epoch to the members of {@code group}. */
     public void post(final Group group, final int assertion)
     {
-        call(w -> w.post(windowRanks(group, "post"), assertion));
+        call((w, ranks, a) -> w.post(ranks, a), group, assertion, "post");
     }
 
     /** Java binding of {@code MPI_WIN_WAIT}. */
@@ -808,7 +852,7 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_LOCK_ALL}. */
     public void lockAll(final int assertion)
     {
-        call(w -> w.lockAll(assertion));
+        call((w, a) -> w.lockAll(a), assertion);
     }
 
     /** Java binding of {@code MPI_WIN_UNLOCK_ALL}. */

@@ -225,9 +225,16 @@ public final class PointToPointEngine implements AutoCloseable
      */
     public void wakeRanks(final int[] ranks)
     {
+        wakeRanks(ranks, ranks.length);
+    }
+
+    /** {@link #wakeRanks(int[])} for the first {@code count} ranks of {@code ranks}. */
+    public void wakeRanks(final int[] ranks, final int count)
+    {
         org.agrona.UnsafeApi.fullFence();
-        for (final int r : ranks)
+        for (int i = 0; i < count; i++)
         {
+            final int r = ranks[i];
             if (r != this.rank)
             {
                 transport.peer(r).wakeWord().wakeIfSleepingAfterFence();

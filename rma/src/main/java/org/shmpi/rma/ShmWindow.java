@@ -100,8 +100,14 @@ public final class ShmWindow implements AutoCloseable
 
     // Epochs of this member (origin side: fence, start, locks; target side: post).
     private boolean fenceEpoch;
-    private boolean[] accessGroup;
-    private int[] exposureGroup;
+    /** Start/complete access epoch: open, and which targets it names (reused from epoch to epoch). */
+    private boolean accessOpen;
+    private final boolean[] accessGroup;
+    /** Post/wait exposure epoch: the origins it names in {@code exposureGroup}; -1 when none is open. */
+    private int exposureCount = -1;
+    private final int[] exposureGroup;
+    /** World ranks to wake after a post or complete (reused: the epoch calls allocate nothing). */
+    private final int[] wakeList;
     /** Per target: 0, or the lock type held (ORed with LOCK_NOCHECK when taken without the lock word). */
     private final int[] locks;
     private int lockedTargets;
@@ -140,6 +146,9 @@ public final class ShmWindow implements AutoCloseable
         this.locks = new int[n];
         this.postsSeen = new int[n];
         this.completesSeen = new int[n];
+        this.accessGroup = new boolean[n];
+        this.exposureGroup = new int[n];
+        this.wakeList = new int[n];
         this.served = served;
         this.localMemory = localMemory;
         boolean anyServed = false;
@@ -974,7 +983,7 @@ public final class ShmWindow implements AutoCloseable
     {
         checkUsable();
         checkRank(target);
-        if (!fenceEpoch && locks[target] == 0 && !lockAll && (accessGroup == null || !accessGroup[target]))
+        if (!fenceEpoch && locks[target] == 0 && !lockAll && (!accessOpen || !accessGroup[target]))
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "no access epoch to target " + target +
                 " is open (fence, start or lock first)");
@@ -1088,7 +1097,7 @@ public final class ShmWindow implements AutoCloseable
     {
         checkUsable();
         checkAssertion(assertion, MODE_NOSTORE | MODE_NOPUT | MODE_NOPRECEDE | MODE_NOSUCCEED, "fence");
-        if (accessGroup != null || exposureGroup != null || lockedTargets > 0 || lockAll)
+        if (accessOpen || exposureCount >= 0 || lockedTargets > 0 || lockAll)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "fence inside a " + openEpoch() + " epoch");
         }
@@ -1120,7 +1129,7 @@ public final class ShmWindow implements AutoCloseable
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "target " + target + " is already locked by this member");
         }
-        if (accessGroup != null)
+        if (accessOpen)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "lock inside a start/complete access epoch");
         }
@@ -1163,7 +1172,7 @@ public final class ShmWindow implements AutoCloseable
     {
         checkUsable();
         checkAssertion(assertion, MODE_NOCHECK, "lockAll");
-        if (lockAll || lockedTargets > 0 || accessGroup != null)
+        if (lockAll || lockedTargets > 0 || accessOpen)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "lockAll inside a " + openEpoch() + " epoch");
         }
@@ -1241,32 +1250,35 @@ public final class ShmWindow implements AutoCloseable
         UnsafeApi.fullFence();
     }
 
-    /** {@code MPI_Win_post}: opens an exposure epoch to the members {@code origins} (window ranks). */
+    /**
+     * {@code MPI_Win_post}: opens an exposure epoch to the members {@code origins} (window ranks;
+     * the array is read, not kept).
+     */
     public void post(final int[] origins, final int assertion)
     {
         checkUsable();
         checkAssertion(assertion, MODE_NOCHECK | MODE_NOSTORE | MODE_NOPUT, "post");
-        if (exposureGroup != null)
+        if (exposureCount >= 0)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "post while an exposure epoch is open");
         }
         checkGroup(origins);
-        // The release store of each count orders this member's earlier stores to its memory
-        // before any origin's access that follows its start.
-        exposureGroup = origins.clone();
+        System.arraycopy(origins, 0, exposureGroup, 0, origins.length);
+        exposureCount = origins.length;
         if ((assertion & MODE_NOCHECK) != 0)
         {
             return;
         }
-        final int[] wake = new int[origins.length];
+        // The release store of each count orders this member's earlier stores to its memory
+        // before any origin's access that follows its start.
         for (int i = 0; i < origins.length; i++)
         {
             final int o = origins[i];
             final int word = control(o) + WindowDescriptor.POSTS_OFFSET + 4 * me;
             control.putIntRelease(word, control.getInt(word) + 1);
-            wake[i] = world[o];
+            wakeList[i] = world[o];
         }
-        engine.wakeRanks(wake);
+        engine.wakeRanks(wakeList, origins.length);
     }
 
     /** {@code MPI_Win_start}: opens an access epoch to {@code targets}, once each has posted. */
@@ -1274,7 +1286,7 @@ public final class ShmWindow implements AutoCloseable
     {
         checkUsable();
         checkAssertion(assertion, MODE_NOCHECK, "start");
-        if (accessGroup != null || lockedTargets > 0 || lockAll)
+        if (accessOpen || lockedTargets > 0 || lockAll)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "start inside a " + openEpoch() + " epoch");
         }
@@ -1283,62 +1295,59 @@ public final class ShmWindow implements AutoCloseable
         {
             for (final int t : targets)
             {
-                final int word = control(me) + WindowDescriptor.POSTS_OFFSET + 4 * t;
                 final int expected = postsSeen[t] + 1;
-                await(me, () -> control.getIntVolatile(word) - expected >= 0);
+                awaitCount(me, control(me) + WindowDescriptor.POSTS_OFFSET + 4 * t, expected);
                 postsSeen[t] = expected;
             }
         }
-        final boolean[] group = new boolean[n];
+        java.util.Arrays.fill(accessGroup, false);
         for (final int t : targets)
         {
-            group[t] = true;
+            accessGroup[t] = true;
         }
-        accessGroup = group;
+        accessOpen = true;
     }
 
     /** {@code MPI_Win_complete}: ends the access epoch; each target learns it. */
     public void complete()
     {
         checkUsable();
-        if (accessGroup == null)
+        if (!accessOpen)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "complete without start");
         }
-        final boolean[] group = accessGroup;
-        accessGroup = null;
+        accessOpen = false;
         flushServed(-1);
         // The release store of each count orders this member's puts before the target's wait returns.
         int count = 0;
-        final int[] wake = new int[n];
         for (int t = 0; t < n; t++)
         {
-            if (group[t])
+            if (accessGroup[t])
             {
                 final int word = control(t) + completesOffset + 4 * me;
                 control.putIntRelease(word, control.getInt(word) + 1);
-                wake[count++] = world[t];
+                wakeList[count++] = world[t];
             }
         }
-        engine.wakeRanks(java.util.Arrays.copyOf(wake, count));
+        engine.wakeRanks(wakeList, count);
     }
 
     /** {@code MPI_Win_wait}: ends the exposure epoch once every origin of it has completed. */
     public void waitFor()
     {
         checkUsable();
-        if (exposureGroup == null)
+        if (exposureCount < 0)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "wait without post");
         }
-        for (final int o : exposureGroup)
+        for (int i = 0; i < exposureCount; i++)
         {
-            final int word = control(me) + completesOffset + 4 * o;
+            final int o = exposureGroup[i];
             final int expected = completesSeen[o] + 1;
-            await(me, () -> control.getIntVolatile(word) - expected >= 0);
+            awaitCount(me, control(me) + completesOffset + 4 * o, expected);
             completesSeen[o] = expected;
         }
-        exposureGroup = null;
+        exposureCount = -1;
         UnsafeApi.fullFence();
     }
 
@@ -1346,12 +1355,13 @@ public final class ShmWindow implements AutoCloseable
     public boolean test()
     {
         checkUsable();
-        if (exposureGroup == null)
+        if (exposureCount < 0)
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "test without post");
         }
-        for (final int o : exposureGroup)
+        for (int i = 0; i < exposureCount; i++)
         {
+            final int o = exposureGroup[i];
             if (control.getIntVolatile(control(me) + completesOffset + 4 * o) - (completesSeen[o] + 1) < 0)
             {
                 return false;
@@ -1387,12 +1397,12 @@ public final class ShmWindow implements AutoCloseable
     /** Whether an epoch of this member is open (a fence epoch does not count: free and fence end it). */
     public boolean epochOpen()
     {
-        return accessGroup != null || exposureGroup != null || lockedTargets > 0 || lockAll;
+        return accessOpen || exposureCount >= 0 || lockedTargets > 0 || lockAll;
     }
 
     private String openEpoch()
     {
-        return accessGroup != null ? "start/complete" : exposureGroup != null ? "post/wait" :
+        return accessOpen ? "start/complete" : exposureCount >= 0 ? "post/wait" :
             lockAll ? "lockAll" : lockedTargets > 0 ? "lock" : "fence";
     }
 
@@ -1461,6 +1471,23 @@ public final class ShmWindow implements AutoCloseable
     }
 
     /**
+     * {@link #await} for the count at {@code word} to reach {@code expected} (wrapping compare),
+     * watched without allocating anything until the spin gives up.
+     */
+    private void awaitCount(final int block, final int word, final int expected)
+    {
+        for (int i = engine.progressEngine().sharedSpins(); i >= 0; i--)
+        {
+            if (control.getIntVolatile(word) - expected >= 0)
+            {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        await(block, () -> control.getIntVolatile(word) - expected >= 0);
+    }
+
+    /**
      * Waits until {@code condition} holds, announced in {@code block}'s waiter count so that a
      * member changing a word of that block wakes the members (the count is raised with a full
      * fence before the condition is read; the changer reads it after its atomic change).
@@ -1520,6 +1547,10 @@ public final class ShmWindow implements AutoCloseable
 
     private void checkGroup(final int[] ranks)
     {
+        if (ranks.length > n)
+        {
+            throw new ShmpiException(ErrorClass.ERR_GROUP, "group of " + ranks.length + " in a window of " + n);
+        }
         for (final int r : ranks)
         {
             if (r < 0 || r >= n)
