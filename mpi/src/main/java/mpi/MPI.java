@@ -18,6 +18,7 @@ import org.shmpi.affinity.CpuSet;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.shm.AbortKind;
 import org.shmpi.shm.BlockedCall;
+import org.shmpi.io.ShmFile;
 import org.shmpi.rma.ShmWindow;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
@@ -116,6 +117,27 @@ public final class MPI
     /** Lock types of {@link Win#lock}. */
     public static final int LOCK_EXCLUSIVE = ShmWindow.LOCK_EXCLUSIVE;
     public static final int LOCK_SHARED = ShmWindow.LOCK_SHARED;
+
+    /** File access modes ({@link File}), Open MPI's values. */
+    public static final int MODE_CREATE = ShmFile.MODE_CREATE;
+    public static final int MODE_RDONLY = ShmFile.MODE_RDONLY;
+    public static final int MODE_WRONLY = ShmFile.MODE_WRONLY;
+    public static final int MODE_RDWR = ShmFile.MODE_RDWR;
+    public static final int MODE_DELETE_ON_CLOSE = ShmFile.MODE_DELETE_ON_CLOSE;
+    public static final int MODE_UNIQUE_OPEN = ShmFile.MODE_UNIQUE_OPEN;
+    public static final int MODE_EXCL = ShmFile.MODE_EXCL;
+    public static final int MODE_APPEND = ShmFile.MODE_APPEND;
+    public static final int MODE_SEQUENTIAL = ShmFile.MODE_SEQUENTIAL;
+    /** {@code whence} of {@link File#seek} and {@link File#seekShared}. */
+    public static final int SEEK_SET = ShmFile.SEEK_SET;
+    public static final int SEEK_CUR = ShmFile.SEEK_CUR;
+    public static final int SEEK_END = ShmFile.SEEK_END;
+    /** A view displacement: where the shared file pointer is (files opened {@code MODE_SEQUENTIAL}). */
+    public static final int DISPLACEMENT_CURRENT = (int)ShmFile.DISPLACEMENT_CURRENT;
+    public static final int MAX_DATAREP_STRING = 128;
+    public static final int MAX_PORT_NAME = 1024;
+    /** + {@code MPI_FILE_NULL}: its error handler ({@link File#setErrhandler}) is that of opens, deletes and new files. */
+    public static final File FILE_NULL = File.nullFile();
 
     /** Bytes of accounting each buffered-mode message takes in the attached buffer. */
     public static final int BSEND_OVERHEAD = 128;

@@ -1,0 +1,20 @@
+package org.shmpi.io;
+
+/**
+ * What an open file needs of the communicator it is opened on: who its members are and two
+ * collective steps among them. The public layer passes its communicator's own.
+ */
+public interface FileMembers
+{
+    /** World ranks of the members, by rank in the file's group. */
+    int[] world();
+
+    /** This process's rank in the file's group. */
+    int rank();
+
+    /** Returns when every member has called it. */
+    void barrier();
+
+    /** Every member's {@code mine} (all of one length), member after member. */
+    long[] allgather(long[] mine);
+}

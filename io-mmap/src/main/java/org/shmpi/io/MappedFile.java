@@ -1,0 +1,409 @@
+package org.shmpi.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.agrona.BufferUtil;
+import org.agrona.IoUtil;
+import org.agrona.UnsafeApi;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
+
+/**
+ * One process's access to a file: the file mapped in windows ("chunks") of {@link #chunkBytes},
+ * each mapped when first touched and never past the end of the file (mapping past it would
+ * grow the file), at most {@link #maxMapped} at once (least recently used unmapped first), so a
+ * file may be larger than memory and than the address space one mapping can cover.
+ *
+ * <p>Reads copy out of the mapping. A store into a mapping whose page has no disk block behind it
+ * faults ({@code SIGBUS}) when the file system is full; so before a write stores anything, the
+ * byte range it writes is reserved with {@code fallocate} (once: reserved ranges are remembered),
+ * which fails cleanly with {@code ENOSPC}/{@code EDQUOT} as {@code ERR_NO_SPACE}/{@code ERR_QUOTA}.
+ * Where {@code fallocate} is not available the range is reserved by writing zeros through the
+ * channel first. Not thread-safe: its owner ({@link ShmFile}) serialises calls.
+ */
+final class MappedFile implements AutoCloseable
+{
+    private final FileChannel channel;
+    private final String path;
+    private final boolean writable;
+    /** A descriptor of our own for fallocate and fsync (-1: none, use the channel). */
+    private final int fd;
+    private final int chunkShift;
+    private final long chunkBytes;
+    private final int maxMapped;
+
+    private MappedByteBuffer[] chunks = new MappedByteBuffer[0];
+    private long[] chunkAddress = new long[0];
+    private long[] chunkLength = new long[0];
+    private long[] lastUse = new long[0];
+    private long useClock;
+    private int mapped;
+    /** The file's size as last learned. */
+    private long knownSize;
+    /** Byte ranges known to have blocks (start to end), merged. */
+    private final TreeMap<Long, Long> reserved = new TreeMap<>();
+    private boolean fallocateWorks;
+
+    MappedFile(final FileChannel channel, final String path, final boolean writable, final long chunkBytes,
+        final int maxMapped) throws IOException
+    {
+        if (Long.bitCount(chunkBytes) != 1 || chunkBytes < 4096 || chunkBytes > (1L << 30))
+        {
+            throw new IllegalArgumentException("chunk must be a power of two from 4 KiB to 1 GiB: " + chunkBytes);
+        }
+        this.channel = channel;
+        this.path = path;
+        this.writable = writable;
+        this.chunkShift = Long.numberOfTrailingZeros(chunkBytes);
+        this.chunkBytes = chunkBytes;
+        this.maxMapped = Math.max(2, maxMapped);
+        this.knownSize = channel.size();
+        int d = -1;
+        if (writable && NativeFile.AVAILABLE)
+        {
+            d = NativeFile.open(path, NativeFile.O_RDWR | NativeFile.O_CLOEXEC);
+        }
+        this.fd = d;
+        this.fallocateWorks = d >= 0;
+    }
+
+    long chunkBytes()
+    {
+        return chunkBytes;
+    }
+
+    /** The file's current size (asks the file system). */
+    long size() throws IOException
+    {
+        knownSize = channel.size();
+        return knownSize;
+    }
+
+    /**
+     * Copies up to {@code length} bytes at {@code position} into {@code base}/{@code offset};
+     * returns how many there were before the end of the file.
+     */
+    long read(final long position, final Object base, final long offset, final long length) throws IOException
+    {
+        long n = length;
+        if (position + n > knownSize)
+        {
+            size();
+            n = Math.max(0, Math.min(n, knownSize - position));
+        }
+        long done = 0;
+        while (done < n)
+        {
+            final long at = position + done;
+            final long in = at & (chunkBytes - 1);
+            final long m = Math.min(n - done, chunkBytes - in);
+            final long address = chunk((int)(at >>> chunkShift), in + m);
+            UnsafeApi.copyMemory(null, address + in, base, offset + done, m);
+            done += m;
+        }
+        return n;
+    }
+
+    /**
+     * Copies {@code length} bytes of {@code base}/{@code offset} to {@code position}, growing the
+     * file when they end past it. {@link #reserve} the range first.
+     */
+    void write(final long position, final Object base, final long offset, final long length) throws IOException
+    {
+        long done = 0;
+        while (done < length)
+        {
+            final long at = position + done;
+            final long in = at & (chunkBytes - 1);
+            final long m = Math.min(length - done, chunkBytes - in);
+            final long address = chunk((int)(at >>> chunkShift), in + m);
+            UnsafeApi.copyMemory(base, offset + done, null, address + in, m);
+            done += m;
+        }
+    }
+
+    /**
+     * Makes sure {@code [start, end)} has disk blocks and lies inside the file (the file grows to
+     * {@code end} when shorter; it never shrinks), so stores into it cannot fault.
+     */
+    void reserve(final long start, final long end) throws IOException
+    {
+        if (end <= start)
+        {
+            return;
+        }
+        final Map.Entry<Long, Long> covering = reserved.floorEntry(start);
+        if (covering != null && covering.getValue() >= end)
+        {
+            return;
+        }
+        boolean done = false;
+        if (fallocateWorks)
+        {
+            int r;
+            do
+            {
+                r = NativeFile.fallocate(fd, 0, start, end - start);
+            }
+            while (r != 0 && NativeFile.errno() == NativeFile.EINTR);
+            if (r == 0)
+            {
+                done = true;
+            }
+            else
+            {
+                final int errno = NativeFile.errno();
+                if (errno == NativeFile.EOPNOTSUPP || errno == NativeFile.ENOSYS)
+                {
+                    fallocateWorks = false;
+                }
+                else
+                {
+                    throw spaceError(errno, start, end);
+                }
+            }
+        }
+        if (!done)
+        {
+            zeroFill(start, end);
+        }
+        knownSize = Math.max(knownSize, end);
+        addReserved(start, end);
+    }
+
+    /** Reserves by writing zeros where the file has none yet (bytes already in the file are kept). */
+    private void zeroFill(final long start, final long end) throws IOException
+    {
+        final long size = size();
+        if (end <= size)
+        {
+            // Inside the file: holes may remain (a sparse file); without fallocate the way to give
+            // them blocks is rewriting what is there, which a store through the mapping does no worse.
+            return;
+        }
+        final ByteBuffer zeros = ByteBuffer.allocate((int)Math.min(1 << 20, end - Math.max(start, size)));
+        long at = Math.max(start, size);
+        while (at < end)
+        {
+            zeros.clear().limit((int)Math.min(zeros.capacity(), end - at));
+            try
+            {
+                at += channel.write(zeros, at);
+            }
+            catch (final IOException ex)
+            {
+                throw ioError(ex, "reserving bytes " + start + " to " + end);
+            }
+        }
+    }
+
+    private void addReserved(final long start, final long end)
+    {
+        long s = start;
+        long e = end;
+        final Map.Entry<Long, Long> before = reserved.floorEntry(s);
+        if (before != null && before.getValue() >= s)
+        {
+            s = before.getKey();
+            e = Math.max(e, before.getValue());
+        }
+        Map.Entry<Long, Long> next = reserved.ceilingEntry(s);
+        while (next != null && next.getKey() <= e)
+        {
+            e = Math.max(e, next.getValue());
+            reserved.remove(next.getKey());
+            next = reserved.ceilingEntry(s);
+        }
+        reserved.put(s, e);
+    }
+
+    /** Sets the size: shorter drops mappings and reservations past it; longer leaves a hole. */
+    void setSize(final long size) throws IOException
+    {
+        if (size < channel.size())
+        {
+            dropFrom(size);
+            channel.truncate(size);
+        }
+        else if (size > channel.size())
+        {
+            // Extending by writing one byte would give that byte a block; a hole is what MPI asks
+            // for ("the new region's contents are undefined"), so extend through ftruncate.
+            try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(path, "rw"))
+            {
+                raf.setLength(size);
+            }
+        }
+        knownSize = channel.size();
+    }
+
+    /** Forgets mappings and reservations at or past {@code size} (the file is about to shrink). */
+    void dropFrom(final long size)
+    {
+        for (int c = 0; c < chunks.length; c++)
+        {
+            if (chunks[c] != null && ((long)c << chunkShift) + chunkLength[c] > size)
+            {
+                unmap(c);
+            }
+        }
+        reserved.tailMap(size, true).clear();
+        final Map.Entry<Long, Long> last = reserved.lastEntry();
+        if (last != null && last.getValue() > size)
+        {
+            reserved.put(last.getKey(), size);
+        }
+        knownSize = Math.min(knownSize, size);
+    }
+
+    /** Writes the mapped pages and the file's metadata to the device. */
+    void sync() throws IOException
+    {
+        for (final MappedByteBuffer b : chunks)
+        {
+            if (b != null)
+            {
+                b.force();
+            }
+        }
+        if (fd >= 0)
+        {
+            if (NativeFile.fsync(fd) != 0)
+            {
+                throw new ShmpiException(ErrorClass.ERR_IO, "fsync failed: errno " + NativeFile.errno());
+            }
+        }
+        else
+        {
+            channel.force(true);
+        }
+    }
+
+    /** The address of chunk {@code c}, mapped at least {@code need} bytes long. */
+    private long chunk(final int c, final long need) throws IOException
+    {
+        if (c >= chunks.length)
+        {
+            final int n = Math.max(c + 1, chunks.length * 2);
+            chunks = java.util.Arrays.copyOf(chunks, n);
+            chunkAddress = java.util.Arrays.copyOf(chunkAddress, n);
+            chunkLength = java.util.Arrays.copyOf(chunkLength, n);
+            lastUse = java.util.Arrays.copyOf(lastUse, n);
+        }
+        lastUse[c] = ++useClock;
+        if (chunks[c] != null && chunkLength[c] >= need)
+        {
+            return chunkAddress[c];
+        }
+        if (chunks[c] != null)
+        {
+            unmap(c);
+        }
+        else if (mapped >= maxMapped)
+        {
+            unmapLeastRecent(c);
+        }
+        final long start = (long)c << chunkShift;
+        long length = Math.min(chunkBytes, Math.max(knownSize, channel.size()) - start);
+        if (length < need)
+        {
+            // Not inside the file yet: a write reserves (grows the file) before it stores.
+            throw new ShmpiException(ErrorClass.ERR_IO, "access past the end of the file at " + (start + need));
+        }
+        final MappedByteBuffer b = channel.map(writable ? FileChannel.MapMode.READ_WRITE :
+            FileChannel.MapMode.READ_ONLY, start, length);
+        chunks[c] = b;
+        chunkAddress[c] = BufferUtil.address(b);
+        chunkLength[c] = length;
+        mapped++;
+        return chunkAddress[c];
+    }
+
+    private void unmapLeastRecent(final int keep)
+    {
+        int victim = -1;
+        for (int i = 0; i < chunks.length; i++)
+        {
+            if (chunks[i] != null && i != keep && (victim < 0 || lastUse[i] < lastUse[victim]))
+            {
+                victim = i;
+            }
+        }
+        if (victim >= 0)
+        {
+            unmap(victim);
+        }
+    }
+
+    private void unmap(final int c)
+    {
+        if (writable)
+        {
+            // Dirty pages stay in the page cache after the unmap; nothing is lost.
+            chunks[c].force();
+        }
+        IoUtil.unmap(chunks[c]);
+        chunks[c] = null;
+        chunkAddress[c] = 0;
+        chunkLength[c] = 0;
+        mapped--;
+    }
+
+    int mappedChunks()
+    {
+        return mapped;
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        for (int c = 0; c < chunks.length; c++)
+        {
+            if (chunks[c] != null)
+            {
+                IoUtil.unmap(chunks[c]);
+                chunks[c] = null;
+            }
+        }
+        mapped = 0;
+        if (fd >= 0)
+        {
+            NativeFile.close(fd);
+        }
+        channel.close();
+    }
+
+    static ShmpiException spaceError(final int errno, final long start, final long end)
+    {
+        final String what = "cannot reserve bytes " + start + " to " + end + " of the file";
+        switch (errno)
+        {
+            case NativeFile.ENOSPC:
+            case NativeFile.EFBIG:
+                return new ShmpiException(ErrorClass.ERR_NO_SPACE, what + ": no space left on the device");
+            case NativeFile.EDQUOT:
+                return new ShmpiException(ErrorClass.ERR_QUOTA, what + ": disk quota exceeded");
+            default:
+                return new ShmpiException(ErrorClass.ERR_IO, what + ": errno " + errno);
+        }
+    }
+
+    static ShmpiException ioError(final IOException ex, final String what)
+    {
+        final String m = String.valueOf(ex.getMessage());
+        if (m.contains("No space left"))
+        {
+            return new ShmpiException(ErrorClass.ERR_NO_SPACE, what + ": " + m, ex);
+        }
+        if (m.contains("quota"))
+        {
+            return new ShmpiException(ErrorClass.ERR_QUOTA, what + ": " + m, ex);
+        }
+        return new ShmpiException(ErrorClass.ERR_IO, what + ": " + m, ex);
+    }
+}
