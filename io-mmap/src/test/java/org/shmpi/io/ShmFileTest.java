@@ -1,0 +1,353 @@
+package org.shmpi.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.agrona.UnsafeApi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.ThreadedJob;
+import org.shmpi.rma.ScheduleMembers;
+import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.ShmpiException;
+import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.shm.datatype.TypeMap;
+
+/**
+ * The file engine with ranks as threads of this JVM: a view's arithmetic against a brute-force
+ * walk, the mapped windows with tiny chunks (crossing, growth, least-recently-used unmapping),
+ * every way of addressing data at 1, 2, 3, 4 and 8 ranks checked against a plain channel read,
+ * and a full file system (a 1 MiB tmpfs mounted by the test when root) as ERR_NO_SPACE.
+ */
+class ShmFileTest
+{
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long INTS = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final int CONTEXT = 40;
+
+    private ThreadedJob job;
+    private Path dir;
+
+    @AfterEach
+    void close() throws Exception
+    {
+        if (job != null)
+        {
+            ThreadedJob.closeAndCheckRemoved(job);
+        }
+        if (dir != null)
+        {
+            try (Stream<Path> s = Files.walk(dir))
+            {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static FileMembers members(final PointToPointEngine engine, final int n)
+    {
+        final int[] world = new int[n];
+        Arrays.setAll(world, r -> r);
+        final ScheduleMembers m = new ScheduleMembers(engine, world, engine.rank(), CONTEXT);
+        return new FileMembers()
+        {
+            @Override
+            public int[] world()
+            {
+                return m.world();
+            }
+
+            @Override
+            public int rank()
+            {
+                return m.rank();
+            }
+
+            @Override
+            public void barrier()
+            {
+                m.barrier();
+            }
+
+            @Override
+            public long[] allgather(final long[] mine)
+            {
+                return m.allgather(mine);
+            }
+        };
+    }
+
+    private static byte[] contents(final Path p) throws IOException
+    {
+        try (FileChannel c = FileChannel.open(p, StandardOpenOption.READ))
+        {
+            final ByteBuffer b = ByteBuffer.allocate((int)c.size());
+            while (b.hasRemaining() && c.read(b) >= 0)
+            {
+                // Read it all.
+            }
+            return b.array();
+        }
+    }
+
+    @Test
+    void viewArithmeticMatchesABruteForceWalk()
+    {
+        // A filetype of blocks {2 ints at 4, 1 int at 20, 3 ints at 28}, extent 48, after 100 bytes.
+        final TypeMap i = TypeMap.basic(BasicKind.INT, 4);
+        final TypeMap ft = TypeMap.resized(TypeMap.hindexed(new int[] {2, 1, 3}, new long[] {4, 20, 28}, i), 0, 48);
+        final FileViewMap v = new FileViewMap(100, i, ft, "native");
+        // Brute force: file bytes of the data bytes of 5 tiles.
+        final long[] expected = new long[5 * 24];
+        int k = 0;
+        for (int t = 0; t < 5; t++)
+        {
+            for (final long[] block : new long[][] {{4, 8}, {20, 4}, {28, 12}})
+            {
+                for (long b = 0; b < block[1]; b++)
+                {
+                    expected[k++] = 100 + 48L * t + block[0] + b;
+                }
+            }
+        }
+        for (int logical = 0; logical < expected.length; logical++)
+        {
+            assertEquals(expected[logical], v.fileByte(logical), "data byte " + logical);
+        }
+        // Pieces of every range agree with byte-by-byte positions and are maximal runs.
+        for (int from = 0; from < 60; from += 3)
+        {
+            for (int len = 1; from + len <= expected.length; len += 7)
+            {
+                final long[] seen = new long[len];
+                final int f = from;
+                v.pieces(from, len, (file, length, packed) ->
+                {
+                    for (long b = 0; b < length; b++)
+                    {
+                        seen[(int)(packed + b)] = file + b;
+                    }
+                });
+                assertArrayEquals(Arrays.copyOfRange(expected, f, f + len), seen, "range " + from + "+" + len);
+            }
+        }
+        // The data before each file byte (SEEK_END's arithmetic).
+        for (long fileEnd = 0; fileEnd < 100 + 48 * 5; fileEnd++)
+        {
+            long before = 0;
+            for (final long e : expected)
+            {
+                if (e < fileEnd)
+                {
+                    before++;
+                }
+            }
+            assertEquals(before, v.logicalBefore(fileEnd), "data before file byte " + fileEnd);
+        }
+        // Filetypes a view may not have.
+        assertEquals(ErrorClass.ERR_TYPE, assertThrows(ShmpiException.class, () -> new FileViewMap(0, i,
+            TypeMap.hindexed(new int[] {1, 1}, new long[] {8, 0}, i), "native")).errorClass(), "decreasing blocks");
+        assertEquals(ErrorClass.ERR_TYPE, assertThrows(ShmpiException.class, () -> new FileViewMap(0, i,
+            TypeMap.basic(BasicKind.SHORT, 2), "native")).errorClass(), "filetype not of etypes");
+        assertEquals(ErrorClass.ERR_ARG, assertThrows(ShmpiException.class, () -> new FileViewMap(-1, i, i, "native"))
+            .errorClass(), "negative displacement");
+    }
+
+    @Test
+    void tinyChunksCrossGrowAndUnmapLeastRecentlyUsed() throws IOException
+    {
+        dir = Files.createTempDirectory(Path.of("/dev/shm"), "shmpi-mapped-");
+        final Path p = dir.resolve("chunks.dat");
+        Files.createFile(p);
+        try (MappedFile f = new MappedFile(FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE),
+            p.toString(), true, 4096, 3))
+        {
+            final byte[] data = new byte[5 * 4096 + 123];
+            for (int i = 0; i < data.length; i++)
+            {
+                data[i] = (byte)(i * 31 + 7);
+            }
+            // Grow the file by small writes that straddle chunk borders.
+            for (int at = 0; at < data.length; at += 1000)
+            {
+                final int n = Math.min(1000, data.length - at);
+                f.reserve(at, at + n);
+                f.write(at, data, BYTES + at, n);
+                assertTrue(f.mappedChunks() <= 3, "at most 3 chunks mapped");
+            }
+            assertEquals(data.length, f.size());
+            assertArrayEquals(data, contents(p));
+            final byte[] back = new byte[data.length];
+            assertEquals(data.length, f.read(0, back, BYTES, back.length));
+            assertArrayEquals(data, back);
+            // Reading past the end returns what there is.
+            assertEquals(123, f.read(5 * 4096, back, BYTES, 4096));
+            assertEquals(0, f.read(data.length + 10, back, BYTES, 10));
+            // Shrinking drops the mappings past the new end; growing leaves a hole of zeros.
+            f.dropFrom(4096);
+            f.setSize(4096);
+            assertEquals(4096, Files.size(p));
+            f.setSize(3 * 4096);
+            final byte[] hole = new byte[4096];
+            assertEquals(4096, f.read(8192, hole, BYTES, 4096));
+            assertArrayEquals(new byte[4096], hole);
+            f.sync();
+        }
+    }
+
+    /** Every way of addressing data, at 1, 2, 3, 4 and 8 ranks (threads). */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 8})
+    void everyAccessModeLandsWhereItShould(final int n) throws Exception
+    {
+        dir = Files.createTempDirectory(Path.of("/dev/shm"), "shmpi-io-");
+        final Path path = dir.resolve("modes.dat");
+        job = ThreadedJob.start("io-modes-" + n, n, 64 * 1024);
+        job.run(120, engine ->
+        {
+            final FileMembers m = members(engine, n);
+            final int me = m.rank();
+            final ShmFile f = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR, Map.of());
+            final TypeMap intType = TypeMap.basic(BasicKind.INT, 4);
+            // Region A: explicit offsets, 64 ints per rank.
+            final int[] a = new int[64];
+            Arrays.setAll(a, i -> me * 10_000 + i);
+            assertEquals(256, f.writeAt(64L * 4 * me, a, INTS, DataLayout.CONTIGUOUS, 256, null));
+            // Region B (from byte 64 KiB): a strided view, rank r owns ints r, r + n, ...
+            final TypeMap dealt = TypeMap.resized(intType, 0, 4L * n);
+            f.setView(65536 + 4L * me, intType, dealt, "native");
+            final int[] b = new int[100];
+            Arrays.setAll(b, i -> -(i * n + me));
+            assertEquals(400, f.write(b, INTS, DataLayout.CONTIGUOUS, 400, null));
+            assertEquals(100, f.position());
+            // A strided memory layout into the same view: every other int of an array.
+            final TypeMap everyOther = TypeMap.hvector(50, 1, 8, intType);
+            final int[] c = new int[100];
+            Arrays.setAll(c, i -> i % 2 == 0 ? 5_000_000 + me * 1000 + i / 2 : 0);
+            assertEquals(200, f.write(c, INTS, everyOther.layout(), 200, null));
+            // Region C (from 128 KiB): ordered then shared, in etypes of ints.
+            f.setView(131072, intType, intType, "native");
+            final int[] ord = new int[me + 1];
+            Arrays.fill(ord, me);
+            f.writeOrdered(ord, INTS, DataLayout.CONTIGUOUS, 4L * ord.length, null);
+            final long total = (long)n * (n + 1) / 2;
+            m.barrier();
+            for (int round = 0; round < 5; round++)
+            {
+                final int[] rec = {me, round, me * 100 + round};
+                f.writeShared(rec, INTS, DataLayout.CONTIGUOUS, 12, null);
+            }
+            m.barrier();
+            assertEquals(total + 15L * n, f.positionShared());
+            f.sync();
+            final ByteBuffer file = ByteBuffer.wrap(contents(path)).order(ByteOrder.nativeOrder());
+            for (int r = 0; r < n; r++)
+            {
+                for (int i = 0; i < 64; i++)
+                {
+                    assertEquals(r * 10_000 + i, file.getInt(256 * r + 4 * i));
+                }
+            }
+            for (int k = 0; k < 100 * n; k++)
+            {
+                assertEquals(-k, file.getInt(65536 + 4 * k), "dealt int " + k);
+            }
+            for (int r = 0; r < n; r++)
+            {
+                for (int i = 0; i < 50; i++)
+                {
+                    assertEquals(5_000_000 + r * 1000 + i, file.getInt(65536 + 4 * (100 * n + i * n + r)));
+                }
+            }
+            int at = 131072;
+            for (int r = 0; r < n; r++)
+            {
+                for (int i = 0; i <= r; i++, at += 4)
+                {
+                    assertEquals(r, file.getInt(at));
+                }
+            }
+            final boolean[][] seen = new boolean[n][5];
+            for (int k = 0; k < 5 * n; k++, at += 12)
+            {
+                final int r = file.getInt(at);
+                final int round = file.getInt(at + 4);
+                assertEquals(r * 100 + round, file.getInt(at + 8));
+                assertTrue(!seen[r][round]);
+                seen[r][round] = true;
+            }
+            // Read back through the views: the strided memory layout unpacks the same ints.
+            f.setView(65536 + 4L * me, intType, dealt, "native");
+            final int[] back = new int[100];
+            f.readAt(100, back, INTS, everyOther.layout(), 200, null);
+            for (int i = 0; i < 50; i++)
+            {
+                assertEquals(c[2 * i], back[2 * i]);
+            }
+            f.close();
+        });
+    }
+
+    @Test
+    void aFullFileSystemIsErrNoSpaceNotACrash() throws Exception
+    {
+        assumeTrue("root".equals(System.getProperty("user.name")), "mounting a small tmpfs needs root");
+        dir = Files.createTempDirectory(Path.of("/tmp"), "shmpi-full-");
+        final Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir.toString())
+            .redirectErrorStream(true).start();
+        final String out = new String(mount.getInputStream().readAllBytes());
+        assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here: " + out);
+        try
+        {
+            final Path path = dir.resolve("full.dat");
+            job = ThreadedJob.start("io-full", 2, 64 * 1024);
+            job.run(60, engine ->
+            {
+                final FileMembers m = members(engine, 2);
+                final ShmFile f = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
+                    Map.of());
+                final byte[] half = new byte[400 * 1024];
+                Arrays.fill(half, (byte)(m.rank() + 1));
+                // 400 KiB each fits in 1 MiB; 600 KiB more each does not.
+                f.writeAt(400L * 1024 * m.rank(), half, BYTES, DataLayout.CONTIGUOUS, half.length, null);
+                final byte[] more = new byte[600 * 1024];
+                final ShmpiException full = assertThrows(ShmpiException.class, () ->
+                    f.writeAt(800L * 1024 + 600L * 1024 * m.rank(), more, BYTES, DataLayout.CONTIGUOUS, more.length,
+                        null));
+                assertEquals(ErrorClass.ERR_NO_SPACE, full.errorClass(), full.getMessage());
+                m.barrier();
+                // What was written before is intact.
+                final byte[] back = new byte[half.length];
+                f.readAt(400L * 1024 * (1 - m.rank()), back, BYTES, DataLayout.CONTIGUOUS, back.length, null);
+                for (final byte x : back)
+                {
+                    assertEquals(2 - m.rank(), x);
+                }
+                f.close();
+            });
+        }
+        finally
+        {
+            new ProcessBuilder("umount", "-l", dir.toString()).start().waitFor();
+        }
+    }
+}
