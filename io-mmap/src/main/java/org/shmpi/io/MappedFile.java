@@ -15,9 +15,11 @@ import org.shmpi.shm.ShmpiException;
 
 /**
  * One process's access to a file: the file mapped in windows ("chunks") of {@link #chunkBytes},
- * each mapped when first touched and never past the end of the file (mapping past it would
- * grow the file), at most {@link #maxMapped} at once (least recently used unmapped first), so a
- * file may be larger than memory and than the address space one mapping can cover.
+ * each mapped whole by {@code mmap} when first touched (past the end of the file too: only bytes
+ * inside the file are ever touched), at most {@link #maxMapped} at once (least recently used
+ * unmapped first), so a file may be larger than memory and than the address space one mapping
+ * can cover. Without the native calls the channel maps each window no longer than the file
+ * (mapping past it would grow the file) and maps it again when the file has grown.
  *
  * <p>Reads copy out of the mapping. A store into a mapping whose page has no disk block behind it
  * faults ({@code SIGBUS}) when the file system is full; so before a write stores anything, the
@@ -31,7 +33,10 @@ final class MappedFile implements AutoCloseable
     private final FileChannel channel;
     private final String path;
     private final boolean writable;
-    /** A descriptor of our own for fallocate and fsync (-1: none, use the channel). */
+    /**
+     * A descriptor of our own for mmap, fallocate and fsync (-1: none; the channel maps, each
+     * window no longer than the file, and forces).
+     */
     private final int fd;
     private final int chunkShift;
     private final long chunkBytes;
@@ -48,6 +53,14 @@ final class MappedFile implements AutoCloseable
     /** Byte ranges known to have blocks (start to end), merged. */
     private final TreeMap<Long, Long> reserved = new TreeMap<>();
     private boolean fallocateWorks;
+    /**
+     * The range {@link #reserve} last gave blocks: pages no mapping of this process has touched,
+     * which a store would fault in one by one (microseconds each under a hypervisor); a write
+     * into it faults them in with one {@code madvise} first.
+     */
+    private long freshStart;
+    private long freshEnd;
+    private boolean populateWorks = true;
 
     MappedFile(final FileChannel channel, final String path, final boolean writable, final long chunkBytes,
         final int maxMapped) throws IOException
@@ -64,12 +77,12 @@ final class MappedFile implements AutoCloseable
         this.maxMapped = Math.max(2, maxMapped);
         this.knownSize = channel.size();
         int d = -1;
-        if (writable && NativeFile.AVAILABLE)
+        if (NativeFile.AVAILABLE)
         {
-            d = NativeFile.open(path, NativeFile.O_RDWR | NativeFile.O_CLOEXEC);
+            d = NativeFile.open(path, (writable ? NativeFile.O_RDWR : NativeFile.O_RDONLY) | NativeFile.O_CLOEXEC);
         }
         this.fd = d;
-        this.fallocateWorks = d >= 0;
+        this.fallocateWorks = d >= 0 && writable;
     }
 
     long chunkBytes()
@@ -122,6 +135,10 @@ final class MappedFile implements AutoCloseable
             final long in = at & (chunkBytes - 1);
             final long m = Math.min(length - done, chunkBytes - in);
             final long address = chunk((int)(at >>> chunkShift), in + m);
+            if (at < freshEnd && at + m > freshStart && populateWorks && chunks[(int)(at >>> chunkShift)] == null)
+            {
+                populate(address, in, m);
+            }
             UnsafeApi.copyMemory(base, offset + done, null, address + in, m);
             done += m;
         }
@@ -174,6 +191,8 @@ final class MappedFile implements AutoCloseable
         }
         knownSize = Math.max(knownSize, end);
         addReserved(start, end);
+        freshStart = start;
+        freshEnd = end;
     }
 
     /** Reserves by writing zeros where the file has none yet (bytes already in the file are kept). */
@@ -247,7 +266,7 @@ final class MappedFile implements AutoCloseable
     {
         for (int c = 0; c < chunks.length; c++)
         {
-            if (chunks[c] != null && ((long)c << chunkShift) + chunkLength[c] > size)
+            if (chunkAddress[c] != 0 && ((long)c << chunkShift) + chunkLength[c] > size)
             {
                 unmap(c);
             }
@@ -264,11 +283,11 @@ final class MappedFile implements AutoCloseable
     /** Writes the mapped pages and the file's metadata to the device. */
     void sync() throws IOException
     {
-        for (final MappedByteBuffer b : chunks)
+        for (int c = 0; c < chunks.length; c++)
         {
-            if (b != null)
+            if (chunkAddress[c] != 0)
             {
-                b.force();
+                force(c);
             }
         }
         if (fd >= 0)
@@ -296,11 +315,11 @@ final class MappedFile implements AutoCloseable
             lastUse = java.util.Arrays.copyOf(lastUse, n);
         }
         lastUse[c] = ++useClock;
-        if (chunks[c] != null && chunkLength[c] >= need)
+        if (chunkAddress[c] != 0 && chunkLength[c] >= need)
         {
             return chunkAddress[c];
         }
-        if (chunks[c] != null)
+        if (chunkAddress[c] != 0)
         {
             unmap(c);
         }
@@ -309,7 +328,23 @@ final class MappedFile implements AutoCloseable
             unmapLeastRecent(c);
         }
         final long start = (long)c << chunkShift;
-        long length = Math.min(chunkBytes, Math.max(knownSize, channel.size()) - start);
+        if (fd >= 0)
+        {
+            // The whole window, whatever the file's size: callers touch only bytes inside the file
+            // (reads stop at its end, writes reserve first), so the part past it is never touched.
+            final long address = NativeFile.mmap(0, chunkBytes, NativeFile.PROT_READ |
+                (writable ? NativeFile.PROT_WRITE : 0), NativeFile.MAP_SHARED, fd, start);
+            if (address == -1)
+            {
+                throw new ShmpiException(ErrorClass.ERR_IO, "mmap of bytes " + start + " to " + (start + chunkBytes) +
+                    " failed: errno " + NativeFile.errno());
+            }
+            chunkAddress[c] = address;
+            chunkLength[c] = chunkBytes;
+            mapped++;
+            return address;
+        }
+        final long length = Math.min(chunkBytes, Math.max(knownSize, channel.size()) - start);
         if (length < need)
         {
             // Not inside the file yet: a write reserves (grows the file) before it stores.
@@ -329,7 +364,7 @@ final class MappedFile implements AutoCloseable
         int victim = -1;
         for (int i = 0; i < chunks.length; i++)
         {
-            if (chunks[i] != null && i != keep && (victim < 0 || lastUse[i] < lastUse[victim]))
+            if (chunkAddress[i] != 0 && i != keep && (victim < 0 || lastUse[i] < lastUse[victim]))
             {
                 victim = i;
             }
@@ -340,18 +375,45 @@ final class MappedFile implements AutoCloseable
         }
     }
 
+    private void populate(final long chunkAddress, final long in, final long length)
+    {
+        final long from = (chunkAddress + in) & ~4095L;
+        final long to = (chunkAddress + in + length + 4095) & ~4095L;
+        if (NativeFile.madvise(from, to - from, NativeFile.MADV_POPULATE_WRITE) != 0)
+        {
+            // An older kernel: the stores fault the pages in themselves.
+            populateWorks = false;
+        }
+    }
+
+    /** Unmaps window {@code c}: its dirty pages stay in the page cache (a shared mapping), nothing is lost. */
     private void unmap(final int c)
     {
-        if (writable)
+        if (chunks[c] != null)
         {
-            // Dirty pages stay in the page cache after the unmap; nothing is lost.
-            chunks[c].force();
+            IoUtil.unmap(chunks[c]);
+            chunks[c] = null;
         }
-        IoUtil.unmap(chunks[c]);
-        chunks[c] = null;
+        else
+        {
+            NativeFile.munmap(chunkAddress[c], chunkLength[c]);
+        }
         chunkAddress[c] = 0;
         chunkLength[c] = 0;
         mapped--;
+    }
+
+    /** Writes window {@code c}'s dirty pages to the device. */
+    private void force(final int c)
+    {
+        if (chunks[c] != null)
+        {
+            chunks[c].force();
+        }
+        else if (NativeFile.msync(chunkAddress[c], chunkLength[c], NativeFile.MS_SYNC) != 0)
+        {
+            throw new ShmpiException(ErrorClass.ERR_IO, "msync failed: errno " + NativeFile.errno());
+        }
     }
 
     int mappedChunks()
@@ -364,13 +426,11 @@ final class MappedFile implements AutoCloseable
     {
         for (int c = 0; c < chunks.length; c++)
         {
-            if (chunks[c] != null)
+            if (chunkAddress[c] != 0)
             {
-                IoUtil.unmap(chunks[c]);
-                chunks[c] = null;
+                unmap(c);
             }
         }
-        mapped = 0;
         if (fd >= 0)
         {
             NativeFile.close(fd);

@@ -5,9 +5,10 @@ import com.sun.jna.NativeLibrary;
 
 /**
  * The few libc file calls Java's channels lack: {@code fallocate} (reserve blocks, so that a store
- * into a mapping can never fault on a full file system) and {@code fsync} on a descriptor of our
- * own. Bound through JNA on first use; {@link #AVAILABLE} is false where that fails (the file then
- * reserves space by writing zeros through its channel).
+ * into a mapping can never fault on a full file system), {@code mmap} of a whole window past the
+ * end of the file (which {@code FileChannel.map} would grow), {@code msync} and {@code fsync} on a
+ * descriptor of our own. Bound through JNA on first use; {@link #AVAILABLE} is false where that
+ * fails (the file then maps through its channel and reserves space by writing zeros).
  */
 final class NativeFile
 {
@@ -52,6 +53,23 @@ final class NativeFile
     static native int fallocate(int fd, int mode, long offset, long length);
 
     static native int fsync(int fd);
+
+    static final int PROT_READ = 1;
+    static final int PROT_WRITE = 2;
+    static final int MAP_SHARED = 1;
+    static final int MS_SYNC = 4;
+
+    /** {@code mmap}: unlike {@code FileChannel.map}, mapping past the end of the file does not grow it. -1: failed. */
+    static native long mmap(long address, long length, int prot, int flags, int fd, long offset);
+
+    static native int munmap(long address, long length);
+
+    static native int msync(long address, long length, int flags);
+
+    /** {@code madvise} advice (Linux 5.14+): fault the pages in writable, in one call. */
+    static final int MADV_POPULATE_WRITE = 23;
+
+    static native int madvise(long address, long length, int advice);
 
     /** errno of the last native call of this thread. */
     static int errno()

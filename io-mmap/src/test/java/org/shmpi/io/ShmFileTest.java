@@ -327,11 +327,12 @@ class ShmFileTest
                     Map.of());
                 final byte[] half = new byte[400 * 1024];
                 Arrays.fill(half, (byte)(m.rank() + 1));
-                // 400 KiB each fits in 1 MiB; 600 KiB more each does not.
+                // 400 KiB each fits in 1 MiB; after both, 300 KiB more does not, whoever writes first.
                 f.writeAt(400L * 1024 * m.rank(), half, BYTES, DataLayout.CONTIGUOUS, half.length, null);
-                final byte[] more = new byte[600 * 1024];
+                m.barrier();
+                final byte[] more = new byte[300 * 1024];
                 final ShmpiException full = assertThrows(ShmpiException.class, () ->
-                    f.writeAt(800L * 1024 + 600L * 1024 * m.rank(), more, BYTES, DataLayout.CONTIGUOUS, more.length,
+                    f.writeAt(800L * 1024 + 300L * 1024 * m.rank(), more, BYTES, DataLayout.CONTIGUOUS, more.length,
                         null));
                 assertEquals(ErrorClass.ERR_NO_SPACE, full.errorClass(), full.getMessage());
                 m.barrier();
