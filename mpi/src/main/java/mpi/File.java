@@ -278,7 +278,8 @@ public final class File
 
     /**
      * Java binding of {@code MPI_FILE_SET_INFO}: hints are kept and returned by {@link #getInfo};
-     * none changes how shmpi works (docs/io.md lists what each standard hint means here).
+     * {@code file_perm} (at open) is honoured, and {@link #getInfo} lists the others, which have
+     * no effect here, under {@code shmpi_ignored_hints} (docs/io.md says why).
      */
     public void setInfo(final Info info)
     {
@@ -294,6 +295,11 @@ public final class File
             for (final Map.Entry<String, String> e : f.hints().entrySet())
             {
                 i.set(e.getKey(), e.getValue());
+            }
+            final String ignored = ShmFile.ignoredHints(f.hints());
+            if (!ignored.isEmpty())
+            {
+                i.set(ShmFile.IGNORED_KEY, ignored);
             }
             return i;
         });

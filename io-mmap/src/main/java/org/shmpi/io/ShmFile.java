@@ -178,7 +178,7 @@ public final class ShmFile implements AutoCloseable
         {
             try
             {
-                createOrCheck(path, amode);
+                createOrCheck(path, amode, hints == null ? null : hints.get("file_perm"));
                 id = ((long)world[0] << 32) | NEXT_ID.getAndIncrement();
                 state = segments.create(SegmentKind.FILE, SegmentNames.file(id), FileStateDescriptor.LENGTH);
             }
@@ -284,7 +284,58 @@ public final class ShmFile implements AutoCloseable
         }
     }
 
-    private static void createOrCheck(final Path path, final int amode)
+    /** Hints that change what shmpi does; every other one is kept, reported by {@link #ignoredHints}, and has no effect. */
+    public static final Set<String> HONOURED_HINTS = Set.of("file_perm");
+
+    /** The keys of {@code hints} that have no effect here, comma-separated (empty: none). */
+    public static String ignoredHints(final Map<String, String> hints)
+    {
+        final StringBuilder b = new StringBuilder();
+        for (final String k : new java.util.TreeSet<>(hints.keySet()))
+        {
+            if (!HONOURED_HINTS.contains(k) && !k.equals(IGNORED_KEY))
+            {
+                b.append(b.length() == 0 ? "" : ",").append(k);
+            }
+        }
+        return b.toString();
+    }
+
+    /** The info key under which a file's info lists the hints it ignores. */
+    public static final String IGNORED_KEY = "shmpi_ignored_hints";
+
+    /** {@code file_perm} (octal, e.g. "640") as the attribute of a new file; null: the default. */
+    private static java.nio.file.attribute.FileAttribute<?>[] permissions(final String filePerm)
+    {
+        if (filePerm == null)
+        {
+            return new java.nio.file.attribute.FileAttribute<?>[0];
+        }
+        final int mode;
+        try
+        {
+            mode = Integer.parseInt(filePerm.trim(), 8);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new ShmpiException(ErrorClass.ERR_ARG, "file_perm is not an octal mode: " + filePerm);
+        }
+        final Set<java.nio.file.attribute.PosixFilePermission> perms =
+            EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
+        final java.nio.file.attribute.PosixFilePermission[] order = java.nio.file.attribute.PosixFilePermission.values();
+        // values() runs OWNER_READ, OWNER_WRITE, OWNER_EXECUTE, GROUP_..., OTHERS_...: bit 8 down to 0.
+        for (int i = 0; i < 9; i++)
+        {
+            if ((mode & (1 << (8 - i))) != 0)
+            {
+                perms.add(order[i]);
+            }
+        }
+        return new java.nio.file.attribute.FileAttribute<?>[] {
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(perms)};
+    }
+
+    private static void createOrCheck(final Path path, final int amode, final String filePerm)
     {
         final boolean create = (amode & MODE_CREATE) != 0;
         final boolean excl = (amode & MODE_EXCL) != 0;
@@ -296,13 +347,13 @@ public final class ShmFile implements AutoCloseable
         {
             if (excl)
             {
-                Files.createFile(path);
+                Files.createFile(path, permissions(filePerm));
             }
             else if (create && !Files.exists(path))
             {
                 try
                 {
-                    Files.createFile(path);
+                    Files.createFile(path, permissions(filePerm));
                 }
                 catch (final FileAlreadyExistsException raced)
                 {

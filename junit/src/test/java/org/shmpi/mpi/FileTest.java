@@ -392,8 +392,12 @@ class FileTest
         final String name = dir.resolve("x32.dat").toString();
         final Info hints = new Info();
         hints.set("access_style", "write_once");
+        hints.set("file_perm", "640");
         final File f = new File(world, name, MPI.MODE_CREATE | MPI.MODE_RDWR, hints);
         assertEquals("write_once", f.getInfo().get("access_style"));
+        assertEquals("access_style", f.getInfo().get("shmpi_ignored_hints"), "what has no effect is said");
+        assertEquals("rw-r-----", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(Path.of(name))), "file_perm is honoured");
         assertEquals(MPI.MODE_CREATE | MPI.MODE_RDWR, f.getAMode());
         assertEquals(size, f.getGroup().getSize());
         f.setView(0, MPI.INT, MPI.INT, "external32");

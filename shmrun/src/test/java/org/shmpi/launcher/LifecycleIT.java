@@ -144,6 +144,38 @@ class LifecycleIT
     }
 
     @Test
+    void rankKilledAfterFileSyncLeavesTheSyncedDataIntact() throws Exception
+    {
+        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("shmpi-lifecycle-io-");
+        final java.nio.file.Path file = dir.resolve("synced.dat");
+        try
+        {
+            final Result r = run("kill-after-file-sync", 60,
+                scenario(3, NO_GRACE_KILL, "kill-after-file-sync", "1", "0", file.toString()));
+            assertEquals(137, r.exit, r.toString());
+            assertTrue(r.err.matches("(?s).*shmrun: rank 1 \\(pid \\d+\\) killed by signal 9 \\(SIGKILL\\)\n.*"),
+                r.toString());
+            assertOthersStoppedByThemselves(r);
+            assertCleanedUp(r);
+            final byte[] data = java.nio.file.Files.readAllBytes(file);
+            assertEquals(3 << 20, data.length, "every rank's block is in the file");
+            for (int i = 0; i < data.length; i++)
+            {
+                if (data[i] != (byte)((i >> 20) + 1))
+                {
+                    throw new AssertionError("byte " + i + " is " + data[i] + ", rank " + (i >> 20) + " wrote " +
+                        ((i >> 20) + 1) + ": " + r);
+                }
+            }
+        }
+        finally
+        {
+            java.nio.file.Files.deleteIfExists(file);
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
+    @Test
     void rankKilledBeforeInit() throws Exception
     {
         final Result r = run("kill-before-init", 60, scenario(3, List.of(), "kill-before-init", "2"));

@@ -177,6 +177,26 @@ public final class Scenario
                 System.out.println("UNEXPECTED rank " + rank + " returned from the window wait");
                 break;
             }
+            case "kill-after-file-sync":
+            {
+                // Every rank writes 1 MiB of its own into one file and syncs it; then one dies.
+                final mpi.File f = new mpi.File(MPI.COMM_WORLD, args[3], MPI.MODE_CREATE | MPI.MODE_RDWR);
+                final byte[] block = new byte[1 << 20];
+                java.util.Arrays.fill(block, (byte)(rank + 1));
+                f.writeAt((long)rank << 20, block, block.length, MPI.BYTE);
+                f.sync();
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    System.out.println("FAIL_AT " + System.currentTimeMillis() + " pid=" + pid);
+                    System.out.flush();
+                    killSelf();
+                }
+                System.out.println("BLOCKED rank=" + rank + " pid=" + pid);
+                MPI.COMM_WORLD.barrier();
+                System.out.println("UNEXPECTED rank " + rank + " returned from the barrier");
+                break;
+            }
             case "kill-after-finalize":
                 MPI.Finalize();
                 if (rank == target)
