@@ -157,7 +157,7 @@ public final class ShmFile implements AutoCloseable
         agree(all, 3, me, error, why, "open");
         for (int r = 1; r < world.length; r++)
         {
-            if (all[3 * r + 1] != amode)
+            if (all[3 * r + 1] != all[1])
             {
                 throw new ShmpiException(ErrorClass.ERR_AMODE, "open: member " + r + " passed access mode " +
                     all[3 * r + 1] + ", member 0 " + all[1] + " (it must be the same everywhere)");

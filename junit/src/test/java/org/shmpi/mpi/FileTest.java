@@ -471,6 +471,12 @@ class FileTest
         expectError(MPI.ERR_AMODE, () -> new File(world, name, MPI.MODE_RDWR | MPI.MODE_SEQUENTIAL | MPI.MODE_CREATE));
         expectError(MPI.ERR_AMODE, () -> new File(world, name, MPI.MODE_RDONLY | MPI.MODE_CREATE));
         expectError(MPI.ERR_NO_SUCH_FILE, () -> new File(world, missing, MPI.MODE_RDONLY));
+        // An access mode that differs between ranks fails on every rank, also where it is valid.
+        if (size > 1)
+        {
+            expectError(MPI.ERR_AMODE, () -> new File(world, name, rank == size - 1 ?
+                MPI.MODE_CREATE | MPI.MODE_RDWR : MPI.MODE_CREATE | MPI.MODE_WRONLY));
+        }
         expectError(MPI.ERR_BAD_FILE, () -> new File(world, dir.toString(), MPI.MODE_RDONLY));
         expectError(MPI.ERR_BAD_FILE, () -> new File(world, dir.resolve("no/such/dir/x").toString(),
             MPI.MODE_CREATE | MPI.MODE_WRONLY));
