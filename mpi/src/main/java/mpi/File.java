@@ -373,27 +373,25 @@ public final class File
         AT, INDIVIDUAL, SHARED, ORDERED
     }
 
+    /**
+     * A read or write of {@code count} items of {@code type} in {@code buf}. Written without
+     * lambdas: file calls are few and large, so they run in the interpreter for a long time, and
+     * each first lambda costs milliseconds to link.
+     */
     private Status transfer(final boolean write, final Access access, final long offset, final Object buf,
         final int count, final Datatype type)
     {
-        return call(f ->
+        final ShmFile f = live();
+        try
         {
-            if (count < 0)
-            {
-                throw new MPIException(ErrorClass.ERR_COUNT, "negative count: " + count);
-            }
-            MPI.checkDatatype(type);
-            if (!type.usable())
-            {
-                throw new MPIException(ErrorClass.ERR_TYPE, "the datatype is not committed");
-            }
             final long bytes = Buffers.bytes(buf, count, type);
             final Object base = Buffers.base(buf);
             final long off = Buffers.offset(buf);
-            final long[][] kinds = type.map == null ? null : type.map.signature();
-            if (kinds != null && "external32".equals(f.viewDatarep()))
+            long[][] kinds = null;
+            if (type.map != null && f.external32())
             {
-                org.shmpi.io.ShmFile.checkExternal32(kinds);
+                kinds = type.map.signature();
+                ShmFile.checkExternal32(kinds);
             }
             final long moved;
             switch (access)
@@ -416,7 +414,11 @@ public final class File
                     break;
             }
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, moved);
-        });
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     private Request started(final Status status)

@@ -147,18 +147,6 @@ final class FileViewMap
         }
     }
 
-    /** The file bytes an access of {@code bytes} data bytes from {@code logical} spans: {first, end}. */
-    long[] span(final long logical, final long bytes)
-    {
-        if (bytes <= 0)
-        {
-            return new long[] {0, 0};
-        }
-        final long first = fileByte(logical);
-        final long end = fileByte(logical + bytes - 1) + 1;
-        return new long[] {first, end};
-    }
-
     /**
      * The view's logical data bytes that lie before file byte {@code fileEnd}: for the end of the
      * file in etypes ({@code MPI_SEEK_END}).

@@ -52,6 +52,9 @@ final class MappedFile implements AutoCloseable
     private long knownSize;
     /** Byte ranges known to have blocks (start to end), merged. */
     private final TreeMap<Long, Long> reserved = new TreeMap<>();
+    /** The reserved range that covered the last access (checked first: accesses repeat). */
+    private long lastStart;
+    private long lastEnd;
     private boolean fallocateWorks;
     /**
      * The range {@link #reserve} last gave blocks: pages no mapping of this process has touched,
@@ -95,6 +98,23 @@ final class MappedFile implements AutoCloseable
     {
         knownSize = channel.size();
         return knownSize;
+    }
+
+    /**
+     * The file's size when an access needs bytes up to {@code end}: the size last learned if it
+     * reaches that far (the file only shrinks by a collective setSize, which every process
+     * learns), else the current one (another process may have grown it).
+     */
+    long sizeFor(final long end) throws IOException
+    {
+        return end <= knownSize ? knownSize : size();
+    }
+
+    /** Forgets the range {@link #reserve} last gave blocks: its pages are all faulted in by now. */
+    void populated()
+    {
+        freshStart = 0;
+        freshEnd = 0;
     }
 
     /**
@@ -150,13 +170,15 @@ final class MappedFile implements AutoCloseable
      */
     void reserve(final long start, final long end) throws IOException
     {
-        if (end <= start)
+        if (end <= start || start >= lastStart && end <= lastEnd)
         {
             return;
         }
         final Map.Entry<Long, Long> covering = reserved.floorEntry(start);
         if (covering != null && covering.getValue() >= end)
         {
+            lastStart = covering.getKey();
+            lastEnd = covering.getValue();
             return;
         }
         boolean done = false;
@@ -272,6 +294,8 @@ final class MappedFile implements AutoCloseable
             }
         }
         reserved.tailMap(size, true).clear();
+        lastStart = 0;
+        lastEnd = 0;
         final Map.Entry<Long, Long> last = reserved.lastEntry();
         if (last != null && last.getValue() > size)
         {

@@ -739,7 +739,7 @@ public final class ShmFile implements AutoCloseable
         {
             throw new ShmpiException(ErrorClass.ERR_ARG, "negative offset: " + offset);
         }
-        final boolean external = "external32".equals(view.datarep) && kinds != null;
+        final boolean external = kinds != null && external32();
         final long logical = offset * view.etypeSize;
         final boolean direct = layout.isContiguous() && !external;
         final Object src;
@@ -760,6 +760,8 @@ public final class ShmFile implements AutoCloseable
         }
         try
         {
+            final long first = view.fileByte(logical);
+            final long end = view.fileByte(logical + bytes - 1) + 1;
             if (write)
             {
                 if (!direct)
@@ -770,15 +772,33 @@ public final class ShmFile implements AutoCloseable
                         External32Order.swap((byte[])src, bytes, kinds);
                     }
                 }
-                final long[] span = view.span(logical, bytes);
-                file.reserve(span[0], span[1]);
-                view.pieces(logical, bytes, (at, length, packed) -> write(at, src, srcOffset + packed, length));
+                file.reserve(first, end);
+                if (view.contiguous())
+                {
+                    file.write(first, src, srcOffset, bytes);
+                }
+                else
+                {
+                    copier.start(true, src, srcOffset);
+                    view.pieces(logical, bytes, copier);
+                    copier.finish();
+                }
+                file.populated();
                 return bytes;
             }
-            final long size = file.size();
+            final long size = file.sizeFor(end);
             final long available = Math.max(0, Math.min(bytes, view.logicalBefore(size) - logical));
             final long whole = available - available % view.etypeSize;
-            view.pieces(logical, whole, (at, length, packed) -> read(at, src, srcOffset + packed, length));
+            if (view.contiguous())
+            {
+                file.read(first, src, srcOffset, whole);
+            }
+            else
+            {
+                copier.start(false, src, srcOffset);
+                view.pieces(logical, whole, copier);
+                copier.finish();
+            }
             if (!direct && whole > 0)
             {
                 if (external)
@@ -801,6 +821,47 @@ public final class ShmFile implements AutoCloseable
             }
         }
     }
+
+    /** Whether the view's data representation is external32. */
+    public boolean external32()
+    {
+        return "external32".equals(view.datarep);
+    }
+
+    /** Copies each piece of a view between the file and packed memory (one per file: nothing allocated per call). */
+    private final class Copier implements FileViewMap.Piece
+    {
+        private boolean write;
+        private Object memory;
+        private long memoryOffset;
+
+        void start(final boolean write, final Object memory, final long memoryOffset)
+        {
+            this.write = write;
+            this.memory = memory;
+            this.memoryOffset = memoryOffset;
+        }
+
+        void finish()
+        {
+            memory = null;
+        }
+
+        @Override
+        public void run(final long file, final long length, final long packed)
+        {
+            if (write)
+            {
+                ShmFile.this.write(file, memory, memoryOffset + packed, length);
+            }
+            else
+            {
+                ShmFile.this.read(file, memory, memoryOffset + packed, length);
+            }
+        }
+    }
+
+    private final Copier copier = new Copier();
 
     private void write(final long at, final Object src, final long offset, final long length)
     {
