@@ -165,6 +165,40 @@ final class MappedFile implements AutoCloseable
     }
 
     /**
+     * Appends: writes {@code length} bytes of a {@code byte[]} ({@code base}, Unsafe offset
+     * {@code offset}) at {@code position}, at or past the end of the file, through the channel
+     * (a {@code pwrite}): the page cache allocates each page as it fills it, where reserving
+     * first would zero the pages and the stores then fill them again. A full file system is an
+     * {@code IOException} from the write, not a fault. Returns false (nothing written) when the
+     * bytes are not a {@code byte[]} or do not start at the end of the file.
+     */
+    boolean append(final long position, final Object base, final long offset, final long length) throws IOException
+    {
+        if (!(base instanceof byte[]) || length > Integer.MAX_VALUE || position < knownSize || position < size())
+        {
+            return false;
+        }
+        final ByteBuffer b = ByteBuffer.wrap((byte[])base, (int)(offset - BYTE_BASE), (int)length);
+        long at = position;
+        try
+        {
+            while (b.hasRemaining())
+            {
+                at += channel.write(b, at);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw ioError(ex, "write of bytes " + position + " to " + (position + length));
+        }
+        knownSize = Math.max(knownSize, position + length);
+        addReserved(position, position + length);
+        return true;
+    }
+
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+
+    /**
      * Makes sure {@code [start, end)} has disk blocks and lies inside the file (the file grows to
      * {@code end} when shorter; it never shrinks), so stores into it cannot fault.
      */
