@@ -11,7 +11,7 @@
  * Per size: a fresh file DIR/osu_io_TEST.<pid of rank 0>.dat (MPI_MODE_CREATE | MPI_MODE_RDWR |
  * MPI_MODE_DELETE_ON_CLOSE); a read test writes it once first (untimed); -x untimed calls; a barrier;
  * -i timed calls; a barrier; then the file is closed, which deletes it.
- * Defaults: -m 4096:4194304, -i max(10, min(200, 64 MiB / SIZE)), -x max(2, ITER / 10), -d /dev/shm.
+ * Defaults: -m 4096:4194304, -i max(10, min(5000, 256 MiB / SIZE)), -x max(2, ITER / 10), -d /dev/shm.
  * Build: mpicc -O2 -o osu_io_lite osu_io_lite.c
  * Run:   mpirun -np 2 ./osu_io_lite TEST [-m [MIN:]MAX] [-i ITER] [-x WARMUP] [-b BLOCK] [-d DIR]
  *        TEST: coll_write coll_read ind_write ind_read shared_append
@@ -58,7 +58,7 @@ static void usage(const char *prog)
     fprintf(stderr, "Usage: %s TEST [-m [MIN:]MAX] [-i ITER] [-x WARMUP] [-b BLOCK] [-d DIR]\n"
                     "  TEST: coll_write coll_read ind_write ind_read shared_append\n"
                     "  -m [MIN:]MAX  bytes per rank per call, MIN doubling up to MAX (default 4096:4194304)\n"
-                    "  -i ITER       timed calls per size (default max(10, min(200, 64 MiB / size)))\n"
+                    "  -i ITER       timed calls per size (default max(10, min(5000, 256 MiB / size)))\n"
                     "  -x WARMUP     untimed calls per size (default max(2, ITER / 10))\n"
                     "  -b BLOCK      block of the coll_* block-cyclic view, bytes (default 4096, at most the size)\n"
                     "  -d DIR        directory of the file (default /dev/shm)\n", prog);
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
     }
 
     for (size = min; size <= max; size *= 2) {
-        long iters = iterations > 0 ? iterations : (1L << 26) / size;
+        long iters = iterations > 0 ? iterations : (1L << 28) / size;
         long warm, b = block < size ? block : size;
         double t0, t1;
         char *buf;
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
         MPI_Datatype filetype = MPI_DATATYPE_NULL, contig;
 
         if (iterations <= 0) {
-            if (iters > 200) iters = 200;
+            if (iters > 5000) iters = 5000;
             if (iters < 10) iters = 10;
         }
         warm = warmup >= 0 ? warmup : (iters / 10 < 2 ? 2 : iters / 10);
