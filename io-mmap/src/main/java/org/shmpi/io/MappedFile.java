@@ -165,16 +165,19 @@ final class MappedFile implements AutoCloseable
     }
 
     /**
-     * Appends: writes {@code length} bytes of a {@code byte[]} ({@code base}, Unsafe offset
-     * {@code offset}) at {@code position}, at or past the end of the file, through the channel
-     * (a {@code pwrite}): the page cache allocates each page as it fills it, where reserving
-     * first would zero the pages and the stores then fill them again. A full file system is an
-     * {@code IOException} from the write, not a fault. Returns false (nothing written) when the
-     * bytes are not a {@code byte[]} or do not start at the end of the file.
+     * A first write of a range: writes {@code length} bytes of a {@code byte[]} ({@code base},
+     * Unsafe offset {@code offset}) at {@code position} through the channel (a {@code pwrite})
+     * when this process has not reserved or written any of them yet: the page cache allocates
+     * each page as it fills it, where reserving first would zero the pages (or, on a disk file
+     * system, make unwritten extents that each first store converts in a page fault) and the
+     * stores then fill them again. A full file system is an {@code IOException} from the write,
+     * not a fault. Returns false (nothing written) when the bytes are not a {@code byte[]} or
+     * some of the range was reserved before: then the mapping is the faster way.
      */
-    boolean append(final long position, final Object base, final long offset, final long length) throws IOException
+    boolean writeFresh(final long position, final Object base, final long offset, final long length)
+        throws IOException
     {
-        if (!(base instanceof byte[]) || length > Integer.MAX_VALUE || position < knownSize || position < size())
+        if (!(base instanceof byte[]) || length > Integer.MAX_VALUE || touchesReserved(position, position + length))
         {
             return false;
         }
@@ -197,6 +200,21 @@ final class MappedFile implements AutoCloseable
     }
 
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+
+    private boolean touchesReserved(final long start, final long end)
+    {
+        if (start < lastEnd && end > lastStart)
+        {
+            return true;
+        }
+        final Map.Entry<Long, Long> before = reserved.floorEntry(start);
+        if (before != null && before.getValue() > start)
+        {
+            return true;
+        }
+        final Map.Entry<Long, Long> after = reserved.ceilingEntry(start);
+        return after != null && after.getKey() < end;
+    }
 
     /**
      * Makes sure {@code [start, end)} has disk blocks and lies inside the file (the file grows to
