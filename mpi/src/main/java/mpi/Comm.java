@@ -2932,36 +2932,46 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     final MPIException handle(final RuntimeException ex)
     {
+        final MPIException mpiEx = asMpiException(ex);
+        if (MPI.isInitialized() && !MPI.isFinalized() && members != null)
+        {
+            apply(getErrhandler(), this, mpiEx);
+        }
+        return mpiEx;
+    }
+
+    /**
+     * A failure as the {@link MPIException} a caller sees: its class kept, anything unexpected
+     * {@code ERR_INTERN}; a job abort in progress ends the process instead.
+     */
+    static MPIException asMpiException(final RuntimeException ex)
+    {
         if (ex instanceof JobAbortedException)
         {
             MPI.exitBecauseAborted();
         }
-        final MPIException mpiEx;
         if (ex instanceof MPIException)
         {
-            mpiEx = (MPIException)ex;
+            return (MPIException)ex;
         }
-        else if (ex instanceof ShmpiException)
+        if (ex instanceof ShmpiException)
         {
-            mpiEx = new MPIException(((ShmpiException)ex).errorClass(), ex.getMessage(), ex);
+            return new MPIException(((ShmpiException)ex).errorClass(), ex.getMessage(), ex);
         }
-        else
+        return new MPIException(ErrorClass.ERR_INTERN, ex.toString(), ex);
+    }
+
+    /** Runs {@code handler} on {@code error} of a call on {@code comm}: aborts the job when it is fatal. */
+    static void apply(final Errhandler handler, final Comm comm, final MPIException error)
+    {
+        if (handler.fatal)
         {
-            mpiEx = new MPIException(ErrorClass.ERR_INTERN, ex.toString(), ex);
+            MPI.fatalError(comm, error);
         }
-        if (MPI.isInitialized() && !MPI.isFinalized() && members != null)
+        else if (handler.function != null)
         {
-            final Errhandler h = getErrhandler();
-            if (h.fatal)
-            {
-                MPI.fatalError(this, mpiEx);
-            }
-            else if (h.function != null)
-            {
-                h.function.call(this, mpiEx);
-            }
+            handler.function.call(comm, error);
         }
-        return mpiEx;
     }
 
     @Override

@@ -4,11 +4,8 @@ import java.nio.Buffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.shmpi.io.FileMembers;
 import org.shmpi.io.ShmFile;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.ring.JobAbortedException;
-import org.shmpi.shm.ShmpiException;
 
 /**
  * {@code MPI_File}: a file opened by the processes of a communicator, each of which maps it
@@ -78,7 +75,7 @@ public final class File
         dup.setErrhandler(MPI.ERRORS_RETURN);
         try
         {
-            this.file = ShmFile.open(MPI.engine(), new Members(dup), filename, amode, hints(info));
+            this.file = ShmFile.open(MPI.engine(), new CommMembers(dup), filename, amode, hints(info));
         }
         catch (final RuntimeException ex)
         {
@@ -104,71 +101,11 @@ public final class File
         return m;
     }
 
-    /** The file's collective steps, on its private communicator. */
-    private static final class Members implements FileMembers
-    {
-        private final Intracomm comm;
-
-        Members(final Intracomm comm)
-        {
-            this.comm = comm;
-        }
-
-        @Override
-        public int[] world()
-        {
-            return comm.members.clone();
-        }
-
-        @Override
-        public int rank()
-        {
-            return comm.myRank;
-        }
-
-        @Override
-        public void barrier()
-        {
-            comm.barrier();
-        }
-
-        @Override
-        public long[] allgather(final long[] mine)
-        {
-            final long[] all = new long[mine.length * comm.members.length];
-            comm.allGather(mine, mine.length, MPI.LONG, all, mine.length, MPI.LONG);
-            return all;
-        }
-    }
-
     /** An error of a call on this file (or of {@code MPI.FILE_NULL}), through {@code handler}. */
     private static MPIException raise(final Errhandler handler, final Comm on, final RuntimeException ex)
     {
-        if (ex instanceof JobAbortedException)
-        {
-            MPI.exitBecauseAborted();
-        }
-        final MPIException error;
-        if (ex instanceof MPIException)
-        {
-            error = (MPIException)ex;
-        }
-        else if (ex instanceof ShmpiException)
-        {
-            error = new MPIException(((ShmpiException)ex).errorClass(), ex.getMessage(), ex);
-        }
-        else
-        {
-            error = new MPIException(ErrorClass.ERR_INTERN, ex.toString(), ex);
-        }
-        if (handler.fatal)
-        {
-            MPI.fatalError(on, error);
-        }
-        else if (handler.function != null)
-        {
-            handler.function.call(on, error);
-        }
+        final MPIException error = Comm.asMpiException(ex);
+        Comm.apply(handler, on, error);
         return error;
     }
 

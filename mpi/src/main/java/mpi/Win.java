@@ -160,7 +160,7 @@ public final class Win implements Freeable
         dup.setErrhandler(MPI.ERRORS_RETURN);
         try
         {
-            this.window = maker.make(new Members(dup));
+            this.window = maker.make(new CommMembers(dup));
         }
         catch (final RuntimeException ex)
         {
@@ -181,50 +181,6 @@ public final class Win implements Freeable
             rankOfWorld[world[r]] = r;
         }
         this.info = info == null || info.isNull() ? new Info() : info.dup();
-    }
-
-    /** The window's collective steps, on its private communicator. */
-    private static final class Members implements WindowMembers
-    {
-        private final Intracomm comm;
-
-        Members(final Intracomm comm)
-        {
-            this.comm = comm;
-        }
-
-        @Override
-        public int[] world()
-        {
-            return comm.members.clone();
-        }
-
-        @Override
-        public int rank()
-        {
-            return comm.myRank;
-        }
-
-        @Override
-        public int context()
-        {
-            // The private communicator's point-to-point context: nobody else sends on it.
-            return comm.contextId;
-        }
-
-        @Override
-        public void barrier()
-        {
-            comm.barrier();
-        }
-
-        @Override
-        public long[] allgather(final long[] mine)
-        {
-            final long[] all = new long[mine.length * comm.members.length];
-            comm.allGather(mine, mine.length, MPI.LONG, all, mine.length, MPI.LONG);
-            return all;
-        }
     }
 
     private static int elementSize(final Object base, final Comm comm)
