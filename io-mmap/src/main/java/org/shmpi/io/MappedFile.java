@@ -26,7 +26,8 @@ import org.shmpi.shm.ShmpiException;
  * byte range it writes is reserved with {@code fallocate} (once: reserved ranges are remembered),
  * which fails cleanly with {@code ENOSPC}/{@code EDQUOT} as {@code ERR_NO_SPACE}/{@code ERR_QUOTA}.
  * Where {@code fallocate} is not available the range is reserved by writing zeros through the
- * channel first. Not thread-safe: its owner ({@link ShmFile}) serialises calls.
+ * channel first. Its methods hold its monitor: threads of one process may use one file at once (an unmap
+ * under another thread's copy would crash the process).
  */
 final class MappedFile implements AutoCloseable
 {
@@ -94,7 +95,7 @@ final class MappedFile implements AutoCloseable
     }
 
     /** The file's current size (asks the file system). */
-    long size() throws IOException
+    synchronized long size() throws IOException
     {
         knownSize = channel.size();
         return knownSize;
@@ -105,13 +106,13 @@ final class MappedFile implements AutoCloseable
      * reaches that far (the file only shrinks by a collective setSize, which every process
      * learns), else the current one (another process may have grown it).
      */
-    long sizeFor(final long end) throws IOException
+    synchronized long sizeFor(final long end) throws IOException
     {
         return end <= knownSize ? knownSize : size();
     }
 
     /** Forgets the range {@link #reserve} last gave blocks: its pages are all faulted in by now. */
-    void populated()
+    synchronized void populated()
     {
         freshStart = 0;
         freshEnd = 0;
@@ -121,7 +122,7 @@ final class MappedFile implements AutoCloseable
      * Copies up to {@code length} bytes at {@code position} into {@code base}/{@code offset};
      * returns how many there were before the end of the file.
      */
-    long read(final long position, final Object base, final long offset, final long length) throws IOException
+    synchronized long read(final long position, final Object base, final long offset, final long length) throws IOException
     {
         long n = length;
         if (position + n > knownSize)
@@ -146,7 +147,7 @@ final class MappedFile implements AutoCloseable
      * Copies {@code length} bytes of {@code base}/{@code offset} to {@code position}, growing the
      * file when they end past it. {@link #reserve} the range first.
      */
-    void write(final long position, final Object base, final long offset, final long length) throws IOException
+    synchronized void write(final long position, final Object base, final long offset, final long length) throws IOException
     {
         long done = 0;
         while (done < length)
@@ -174,7 +175,7 @@ final class MappedFile implements AutoCloseable
      * not a fault. Returns false (nothing written) when the bytes are not a {@code byte[]} or
      * some of the range was reserved before: then the mapping is the faster way.
      */
-    boolean writeFresh(final long position, final Object base, final long offset, final long length)
+    synchronized boolean writeFresh(final long position, final Object base, final long offset, final long length)
         throws IOException
     {
         if (!(base instanceof byte[]) || length > Integer.MAX_VALUE || touchesReserved(position, position + length))
@@ -220,7 +221,7 @@ final class MappedFile implements AutoCloseable
      * Makes sure {@code [start, end)} has disk blocks and lies inside the file (the file grows to
      * {@code end} when shorter; it never shrinks), so stores into it cannot fault.
      */
-    void reserve(final long start, final long end) throws IOException
+    synchronized void reserve(final long start, final long end) throws IOException
     {
         if (end <= start || start >= lastStart && end <= lastEnd)
         {
@@ -316,7 +317,7 @@ final class MappedFile implements AutoCloseable
     }
 
     /** Sets the size: shorter drops mappings and reservations past it; longer leaves a hole. */
-    void setSize(final long size) throws IOException
+    synchronized void setSize(final long size) throws IOException
     {
         if (size < channel.size())
         {
@@ -336,7 +337,7 @@ final class MappedFile implements AutoCloseable
     }
 
     /** Forgets mappings and reservations at or past {@code size} (the file is about to shrink). */
-    void dropFrom(final long size)
+    synchronized void dropFrom(final long size)
     {
         for (int c = 0; c < chunks.length; c++)
         {
@@ -357,7 +358,7 @@ final class MappedFile implements AutoCloseable
     }
 
     /** Writes the mapped pages and the file's metadata to the device. */
-    void sync() throws IOException
+    synchronized void sync() throws IOException
     {
         for (int c = 0; c < chunks.length; c++)
         {
@@ -492,13 +493,13 @@ final class MappedFile implements AutoCloseable
         }
     }
 
-    int mappedChunks()
+    synchronized int mappedChunks()
     {
         return mapped;
     }
 
     @Override
-    public void close() throws IOException
+    public synchronized void close() throws IOException
     {
         for (int c = 0; c < chunks.length; c++)
         {

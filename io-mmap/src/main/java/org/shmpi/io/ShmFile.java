@@ -38,7 +38,8 @@ import org.shmpi.shm.segment.SegmentNames;
  *
  * <p>Positions are in etypes of the current view; memory is given as the datatype engine's
  * {@code (base, offset, layout, bytes)}. Errors are {@link ShmpiException}s with the MPI error
- * class, raised before anything is written. Not thread-safe (as an MPI file handle).
+ * class, raised before anything is written. Data accesses hold the file's monitor, so threads may
+ * share a file handle (MPI_THREAD_MULTIPLE); collective calls must not overlap on one handle.
  */
 public final class ShmFile implements AutoCloseable
 {
@@ -723,7 +724,7 @@ public final class ShmFile implements AutoCloseable
      * {@code offset} etypes of the view; returns the bytes moved (a read stops at the end of
      * the file). {@code kinds}: the memory datatype's signature, for external32 (null otherwise).
      */
-    private long access(final boolean write, final long offset, final Object base, final long memOffset,
+    private synchronized long access(final boolean write, final long offset, final Object base, final long memOffset,
         final DataLayout layout, final long bytes, final long[][] kinds)
     {
         if (bytes == 0)

@@ -214,6 +214,73 @@ class ShmFileTest
         }
     }
 
+    /**
+     * Four threads share one mapped file of 4 KiB windows with two mapped at a time, so windows
+     * are unmapped and mapped again under the others all the time: every byte each wrote reads
+     * back (an unmap under another thread's copy would crash the JVM).
+     */
+    @Test
+    void threadsShareOneFile() throws Exception
+    {
+        dir = Files.createTempDirectory(Path.of("/dev/shm"), "shmpi-mapped-");
+        final Path p = dir.resolve("threads.dat");
+        Files.createFile(p);
+        try (MappedFile f = new MappedFile(FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE),
+            p.toString(), true, 4096, 2))
+        {
+            final int threads = 4;
+            final int blocks = 200;
+            final Thread[] t = new Thread[threads];
+            final Throwable[] failed = new Throwable[1];
+            for (int k = 0; k < threads; k++)
+            {
+                final int me = k;
+                t[k] = new Thread(() ->
+                {
+                    try
+                    {
+                        final byte[] b = new byte[3000];
+                        final byte[] back = new byte[3000];
+                        for (int i = 0; i < blocks; i++)
+                        {
+                            // Thread me owns the 3000-byte blocks me, me + threads, ...: they straddle windows.
+                            final long at = 3000L * (i * threads + me);
+                            Arrays.fill(b, (byte)(me * 31 + i));
+                            f.reserve(at, at + b.length);
+                            f.write(at, b, BYTES, b.length);
+                            assertEquals(b.length, f.read(at, back, BYTES, back.length));
+                            assertArrayEquals(b, back);
+                        }
+                    }
+                    catch (final Throwable ex)
+                    {
+                        synchronized (failed)
+                        {
+                            failed[0] = ex;
+                        }
+                    }
+                });
+                t[k].start();
+            }
+            for (final Thread x : t)
+            {
+                x.join();
+            }
+            if (failed[0] != null)
+            {
+                throw new AssertionError(failed[0]);
+            }
+            final byte[] all = contents(p);
+            for (int i = 0; i < blocks; i++)
+            {
+                for (int me = 0; me < threads; me++)
+                {
+                    assertEquals((byte)(me * 31 + i), all[3000 * (i * threads + me) + 1234]);
+                }
+            }
+        }
+    }
+
     /** Every way of addressing data, at 1, 2, 3, 4 and 8 ranks (threads). */
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 8})
