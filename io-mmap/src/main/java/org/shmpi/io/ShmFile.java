@@ -61,10 +61,50 @@ public final class ShmFile implements AutoCloseable
     /** {@code MPI_DISPLACEMENT_CURRENT}: a view displacement meaning "the shared pointer's byte" (sequential files). */
     public static final long DISPLACEMENT_CURRENT = -54278278;
 
-    /** Bytes of each mapped window of a file ({@code shmpi.io.chunk}, a power of two). */
-    public static final long CHUNK_BYTES = Long.getLong("shmpi.io.chunk", 64L << 20);
-    /** Windows mapped at once per file ({@code shmpi.io.mappedChunks}). */
-    public static final int MAX_MAPPED = Integer.getInteger("shmpi.io.mappedChunks", 64);
+    /**
+     * Bytes of each mapped window of a file: {@code shmpi.io.chunk} (or {@code SHMPI_IO_CHUNK}),
+     * a power of two from 4 KiB to 1 GiB, 64 MiB by default.
+     */
+    public static long chunkBytes()
+    {
+        return setting("shmpi.io.chunk", 64L << 20, 4096, 1L << 30, true);
+    }
+
+    /** Windows mapped at once per file: {@code shmpi.io.mapped} (or {@code SHMPI_IO_MAPPED}), 2 or more, 64 by default. */
+    public static int maxMapped()
+    {
+        return (int)setting("shmpi.io.mapped", 64, 2, 1 << 20, false);
+    }
+
+    /** A setting as every shmpi setting is given: a system property, else its environment variable. */
+    private static long setting(final String name, final long fallback, final long min, final long max,
+        final boolean powerOfTwo)
+    {
+        String v = System.getProperty(name);
+        if (v == null)
+        {
+            v = System.getenv(name.toUpperCase(java.util.Locale.ROOT).replace('.', '_'));
+        }
+        if (v == null || v.isBlank())
+        {
+            return fallback;
+        }
+        final long n;
+        try
+        {
+            n = Long.parseLong(v.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new ShmpiException(ErrorClass.ERR_ARG, "setting " + name + " is not a number: " + v);
+        }
+        if (n < min || n > max || powerOfTwo && Long.bitCount(n) != 1)
+        {
+            throw new ShmpiException(ErrorClass.ERR_ARG, "setting " + name + " must be " +
+                (powerOfTwo ? "a power of two " : "") + "from " + min + " to " + max + ": " + v);
+        }
+        return n;
+    }
 
     private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
     private static final AtomicLong NEXT_ID = new AtomicLong(1);
@@ -143,6 +183,8 @@ public final class ShmFile implements AutoCloseable
         int error = 0;
         String why = null;
         final String amodeWhy = amodeError(amode);
+        long chunk = 0;
+        int mappedMax = 0;
         if (amodeWhy != null)
         {
             error = ErrorClass.ERR_AMODE;
@@ -152,6 +194,20 @@ public final class ShmFile implements AutoCloseable
         {
             error = ErrorClass.ERR_BAD_FILE;
             why = "no file name";
+        }
+        else
+        {
+            try
+            {
+                chunk = chunkBytes();
+                mappedMax = maxMapped();
+            }
+            catch (final ShmpiException ex)
+            {
+                // A bad shmpi.io.* setting: ERR_ARG, everywhere alike like a bad argument.
+                error = ex.errorClass();
+                why = ex.getMessage();
+            }
         }
         final long nameHash = name == null ? 0 : name.hashCode();
         long[] all = members.allgather(new long[] {error, amode, nameHash});
@@ -221,7 +277,7 @@ public final class ShmFile implements AutoCloseable
             }
             final FileChannel channel = openChannel(path, options);
             real = path.toRealPath();
-            mapped = new MappedFile(channel, real.toString(), writable, CHUNK_BYTES, MAX_MAPPED);
+            mapped = new MappedFile(channel, real.toString(), writable, chunk, mappedMax);
         }
         catch (final ShmpiException ex)
         {
