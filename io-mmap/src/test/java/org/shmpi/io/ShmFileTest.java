@@ -410,11 +410,19 @@ class ShmFileTest
                 // 400 KiB each fits in 1 MiB; after both, 300 KiB more does not, whoever writes first.
                 f.writeAt(400L * 1024 * m.rank(), half, BYTES, DataLayout.CONTIGUOUS, half.length, null);
                 m.barrier();
-                final byte[] more = new byte[300 * 1024];
+                // From an int[] a write reserves its range (fallocate: ENOSPC) before it stores into
+                // the mapping; from a byte[] a first write goes through the channel (pwrite: ENOSPC).
+                final int[] ints = new int[300 * 256];
                 final ShmpiException full = assertThrows(ShmpiException.class, () ->
-                    f.writeAt(800L * 1024 + 300L * 1024 * m.rank(), more, BYTES, DataLayout.CONTIGUOUS, more.length,
+                    f.writeAt(800L * 1024 + 300L * 1024 * m.rank(), ints, INTS, DataLayout.CONTIGUOUS, 4L * ints.length,
                         null));
                 assertEquals(ErrorClass.ERR_NO_SPACE, full.errorClass(), full.getMessage());
+                m.barrier();
+                final byte[] more = new byte[300 * 1024];
+                final ShmpiException fullToo = assertThrows(ShmpiException.class, () ->
+                    f.writeAt(2000L * 1024 + 300L * 1024 * m.rank(), more, BYTES, DataLayout.CONTIGUOUS, more.length,
+                        null));
+                assertEquals(ErrorClass.ERR_NO_SPACE, fullToo.errorClass(), fullToo.getMessage());
                 m.barrier();
                 // What was written before is intact.
                 final byte[] back = new byte[half.length];
