@@ -89,11 +89,6 @@ final class MappedFile implements AutoCloseable
         this.fallocateWorks = d >= 0 && writable;
     }
 
-    long chunkBytes()
-    {
-        return chunkBytes;
-    }
-
     /** The file's current size (asks the file system). */
     synchronized long size() throws IOException
     {

@@ -566,24 +566,9 @@ public final class ShmFile implements AutoCloseable
         return amode;
     }
 
-    public int rank()
-    {
-        return members.rank();
-    }
-
-    public int size()
-    {
-        return members.world().length;
-    }
-
     public Map<String, String> hints()
     {
         return hints;
-    }
-
-    public Path path()
-    {
-        return path;
     }
 
     /** {@code MPI_File_get_size}: bytes. */
@@ -731,16 +716,6 @@ public final class ShmFile implements AutoCloseable
     public long viewDisp()
     {
         return view.disp;
-    }
-
-    public TypeMap viewEtype()
-    {
-        return view.etype;
-    }
-
-    public TypeMap viewFiletype()
-    {
-        return view.filetype;
     }
 
     public String viewDatarep()
@@ -1260,10 +1235,5 @@ public final class ShmFile implements AutoCloseable
             throw new ShmpiException(ErrorClass.ERR_TYPE, "an access of " + bytes + " bytes is not a whole number " +
                 "of the view's " + view.etypeSize + "-byte etypes");
         }
-    }
-
-    int mappedChunks()
-    {
-        return file.mappedChunks();
     }
 }
