@@ -9,13 +9,18 @@ package org.shmpi.io;
  * (ordered accesses, seekShared, setView).</li>
  * <li>{@link #ATOMIC_LOCK_OFFSET}: in atomic mode, 0 or the world rank + 1 of the member inside
  * an access; taken by compare-and-set, released by a release store.</li>
+ * <li>{@link #RESERVED_END_OFFSET}: the file byte up to which shared-pointer appends have had
+ * blocks reserved past the end of the file; raised by compare-and-set by the member whose
+ * append crosses it (which then reserves the blocks), set to 0 by member 0 alone between two
+ * barriers (setSize), read at close by member 0 to give back what was not written.</li>
  * </ul>
  */
 final class FileStateDescriptor
 {
     static final int SHARED_POINTER_OFFSET = 0;
     static final int ATOMIC_LOCK_OFFSET = 64;
-    static final int LENGTH = 128;
+    static final int RESERVED_END_OFFSET = 128;
+    static final int LENGTH = 192;
 
     private FileStateDescriptor()
     {

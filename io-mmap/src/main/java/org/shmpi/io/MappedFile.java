@@ -265,6 +265,65 @@ final class MappedFile implements AutoCloseable
         freshEnd = end;
     }
 
+    /**
+     * Gives blocks to {@code [start, end)} without changing the file's size (fallocate with
+     * {@code FALLOC_FL_KEEP_SIZE}), for appends yet to come: a write that lands on blocks given
+     * ahead does not allocate them one append at a time. Returns false when it could not (no
+     * fallocate here, or no room): the writes then allocate as they go and report a full file
+     * system themselves.
+     */
+    synchronized boolean reserveAhead(final long start, final long end)
+    {
+        if (!fallocateWorks || end <= start)
+        {
+            return false;
+        }
+        int r;
+        do
+        {
+            r = NativeFile.fallocate(fd, NativeFile.FALLOC_FL_KEEP_SIZE, start, end - start);
+        }
+        while (r != 0 && NativeFile.errno() == NativeFile.EINTR);
+        return r == 0;
+    }
+
+    /**
+     * Gives back the blocks past the end of the file that {@link #reserveAhead} gave and no
+     * write used ({@code reservedEnd}: how far reservations went): a hole punched from the first
+     * whole page past the end (tmpfs), then a truncate to the same size (ext4 ignores holes
+     * punched past the end, and frees blocks kept past it on any truncate).
+     */
+    synchronized void releaseBeyond(final long reservedEnd) throws IOException
+    {
+        final long size = channel.size();
+        final long from = (size + 4095) & ~4095L;
+        if (fd < 0 || reservedEnd <= from)
+        {
+            return;
+        }
+        int r;
+        do
+        {
+            r = NativeFile.fallocate(fd, NativeFile.FALLOC_FL_KEEP_SIZE | NativeFile.FALLOC_FL_PUNCH_HOLE, from,
+                reservedEnd - from);
+        }
+        while (r != 0 && NativeFile.errno() == NativeFile.EINTR);
+        if (r != 0 && NativeFile.errno() != NativeFile.EOPNOTSUPP)
+        {
+            throw new IOException("punching the blocks reserved past the end of " + path + ": errno " +
+                NativeFile.errno());
+        }
+        do
+        {
+            r = NativeFile.ftruncate(fd, size);
+        }
+        while (r != 0 && NativeFile.errno() == NativeFile.EINTR);
+        if (r != 0)
+        {
+            throw new IOException("truncating " + path + " to its size: errno " + NativeFile.errno());
+        }
+    }
+
     /** Reserves by writing zeros where the file has none yet (bytes already in the file are kept). */
     private void zeroFill(final long start, final long end) throws IOException
     {

@@ -22,6 +22,8 @@ final class NativeFile
     static final int EOPNOTSUPP = 95;
     static final int ENOSYS = 38;
     static final int EINTR = 4;
+    static final int FALLOC_FL_KEEP_SIZE = 1;
+    static final int FALLOC_FL_PUNCH_HOLE = 2;
 
     static final boolean AVAILABLE = load();
 
@@ -53,6 +55,8 @@ final class NativeFile
     static native int fallocate(int fd, int mode, long offset, long length);
 
     static native int fsync(int fd);
+
+    static native int ftruncate(int fd, long length);
 
     static final int PROT_READ = 1;
     static final int PROT_WRITE = 2;

@@ -109,6 +109,15 @@ class ShmFileTest
         }
     }
 
+    /** Bytes of blocks the file system gave the file ({@code stat}'s count of 512-byte blocks). */
+    private static long allocated(final Path p) throws IOException, InterruptedException
+    {
+        final Process stat = new ProcessBuilder("stat", "-c", "%b", p.toString()).redirectErrorStream(true).start();
+        final String out = new String(stat.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        assertEquals(0, stat.waitFor(), out);
+        return 512 * Long.parseLong(out.trim());
+    }
+
     @Test
     void viewArithmeticMatchesABruteForceWalk()
     {
@@ -338,6 +347,10 @@ class ShmFileTest
             }
             m.barrier();
             assertEquals(total + 15L * n, f.positionShared());
+            // The appends reserved blocks ahead of the shared pointer without growing the file.
+            final long end = 131072 + 4 * (total + 15L * n);
+            assertEquals(end, f.fileSize());
+            assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "blocks reserved ahead: " + allocated(path));
             f.sync();
             final ByteBuffer file = ByteBuffer.wrap(contents(path)).order(ByteOrder.nativeOrder());
             for (int r = 0; r < n; r++)
@@ -384,6 +397,12 @@ class ShmFileTest
                 assertEquals(c[2 * i], back[2 * i]);
             }
             f.close();
+            if (me == 0)
+            {
+                // Member 0 gave back at close what the appends reserved and did not write.
+                assertEquals(end, Files.size(path));
+                assertTrue(allocated(path) <= end + 4096, "blocks after close: " + allocated(path));
+            }
         });
     }
 
