@@ -162,11 +162,10 @@ final class MappedFile implements AutoCloseable
 
     /**
      * A first write of a range: writes {@code length} bytes of a {@code byte[]} ({@code base},
-     * Unsafe offset {@code offset}) at {@code position} through the channel (a {@code pwrite})
-     * when this process has not reserved or written any of them yet: the page cache allocates
+     * Unsafe offset {@code offset}) at {@code position} with a {@code pwrite} when this process has not reserved or written any of them yet: the page cache allocates
      * each page as it fills it, where reserving first would zero the pages (or, on a disk file
      * system, make unwritten extents that each first store converts in a page fault) and the
-     * stores then fill them again. A full file system is an {@code IOException} from the write,
+     * stores then fill them again. A full file system is {@code ERR_NO_SPACE} from the write,
      * not a fault. Returns false (nothing written) when the bytes are not a {@code byte[]} or
      * some of the range was reserved before: then the mapping is the faster way.
      */
@@ -177,22 +176,71 @@ final class MappedFile implements AutoCloseable
         {
             return false;
         }
-        final ByteBuffer b = ByteBuffer.wrap((byte[])base, (int)(offset - BYTE_BASE), (int)length);
-        long at = position;
-        try
+        if (fd >= 0)
         {
-            while (b.hasRemaining())
-            {
-                at += channel.write(b, at);
-            }
+            writeNative(position, base, offset, length);
         }
-        catch (final IOException ex)
+        else
         {
-            throw ioError(ex, "write of bytes " + position + " to " + (position + length));
+            final ByteBuffer b = ByteBuffer.wrap((byte[])base, (int)(offset - BYTE_BASE), (int)length);
+            long at = position;
+            try
+            {
+                while (b.hasRemaining())
+                {
+                    at += channel.write(b, at);
+                }
+            }
+            catch (final IOException ex)
+            {
+                throw ioError(ex, "write of bytes " + position + " to " + (position + length));
+            }
         }
         knownSize = Math.max(knownSize, position + length);
         addReserved(position, position + length);
         return true;
+    }
+
+    /** Native memory a {@code pwrite} copies from: the heap array is staged here, a piece at a time. */
+    private ByteBuffer stage;
+    private long stageAddress;
+    private static final int STAGE_BYTES = 1 << 20;
+
+    /**
+     * {@code pwrite}s {@code length} bytes of {@code base}/{@code offset} at {@code position}
+     * straight from this file's staging buffer: one copy, one system call, none of the
+     * channel's layers (which a short job runs in the interpreter for thousands of calls).
+     */
+    private void writeNative(final long position, final Object base, final long offset, final long length)
+    {
+        if (stage == null || stage.capacity() < Math.min(STAGE_BYTES, length))
+        {
+            // Sized to the writes seen (each new page of it faults once, tens of microseconds here).
+            stage = ByteBuffer.allocateDirect((int)Math.min(STAGE_BYTES, (length + 4095) & ~4095L));
+            stageAddress = BufferUtil.address(stage);
+        }
+        long done = 0;
+        while (done < length)
+        {
+            final long piece = Math.min(stage.capacity(), length - done);
+            UnsafeApi.copyMemory(base, offset + done, null, stageAddress, piece);
+            long sent = 0;
+            while (sent < piece)
+            {
+                final long n = NativeFile.pwrite(fd, stageAddress + sent, piece - sent, position + done + sent);
+                if (n < 0)
+                {
+                    final int errno = NativeFile.errno();
+                    if (errno == NativeFile.EINTR)
+                    {
+                        continue;
+                    }
+                    throw writeError(errno, position, position + length);
+                }
+                sent += n;
+            }
+            done += piece;
+        }
     }
 
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
@@ -572,6 +620,21 @@ final class MappedFile implements AutoCloseable
     static ShmpiException spaceError(final int errno, final long start, final long end)
     {
         final String what = "cannot reserve bytes " + start + " to " + end + " of the file";
+        switch (errno)
+        {
+            case NativeFile.ENOSPC:
+            case NativeFile.EFBIG:
+                return new ShmpiException(ErrorClass.ERR_NO_SPACE, what + ": no space left on the device");
+            case NativeFile.EDQUOT:
+                return new ShmpiException(ErrorClass.ERR_QUOTA, what + ": disk quota exceeded");
+            default:
+                return new ShmpiException(ErrorClass.ERR_IO, what + ": errno " + errno);
+        }
+    }
+
+    static ShmpiException writeError(final int errno, final long start, final long end)
+    {
+        final String what = "write of bytes " + start + " to " + end;
         switch (errno)
         {
             case NativeFile.ENOSPC:

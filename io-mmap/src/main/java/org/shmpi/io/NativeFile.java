@@ -68,6 +68,9 @@ final class NativeFile
 
     static native int munmap(long address, long length);
 
+    /** {@code pwrite} from native memory: bytes written, or -1 (errno). */
+    static native long pwrite(int fd, long address, long count, long offset);
+
     static native int msync(long address, long length, int flags);
 
     /** {@code madvise} advice (Linux 5.14+): fault the pages in writable, in one call. */

@@ -430,7 +430,7 @@ class ShmFileTest
                 f.writeAt(400L * 1024 * m.rank(), half, BYTES, DataLayout.CONTIGUOUS, half.length, null);
                 m.barrier();
                 // From an int[] a write reserves its range (fallocate: ENOSPC) before it stores into
-                // the mapping; from a byte[] a first write goes through the channel (pwrite: ENOSPC).
+                // the mapping; from a byte[] a first write is a pwrite (ENOSPC).
                 final int[] ints = new int[300 * 256];
                 final ShmpiException full = assertThrows(ShmpiException.class, () ->
                     f.writeAt(800L * 1024 + 300L * 1024 * m.rank(), ints, INTS, DataLayout.CONTIGUOUS, 4L * ints.length,
