@@ -485,6 +485,17 @@ final class MappedFile implements AutoCloseable
     /** The address of chunk {@code c}, mapped at least {@code need} bytes long. */
     private long chunk(final int c, final long need) throws IOException
     {
+        // Small, so that a short job's first calls compile it quickly: mapping is the rare case.
+        if (c < chunks.length && chunkAddress[c] != 0 && chunkLength[c] >= need)
+        {
+            lastUse[c] = ++useClock;
+            return chunkAddress[c];
+        }
+        return mapChunk(c, need);
+    }
+
+    private long mapChunk(final int c, final long need) throws IOException
+    {
         if (c >= chunks.length)
         {
             final int n = Math.max(c + 1, chunks.length * 2);

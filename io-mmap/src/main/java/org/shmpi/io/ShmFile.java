@@ -881,6 +881,55 @@ public final class ShmFile implements AutoCloseable
         }
     }
 
+    /**
+     * Whether an access is the common kind: whole etypes of contiguous memory through a
+     * contiguous view, native bytes, not atomic. Those go through {@link #readPlain} and
+     * {@link #writePlain}, a few small methods: a short job runs its first thousand calls in the
+     * interpreter and then waits for the JIT to compile what they call, so the fewer and smaller
+     * the methods on the way, the sooner its calls run at full speed. Everything else (and every
+     * error) goes through {@link #access}.
+     */
+    private boolean plain(final long offset, final DataLayout layout, final long bytes, final long[][] kinds)
+    {
+        return !atomic && bytes > 0 && offset >= 0 && view.contiguous() && layout.isContiguous() &&
+            bytes % view.etypeSize == 0 && (kinds == null || !external32());
+    }
+
+    /** {@link #access} of a {@link #plain} read. */
+    private synchronized long readPlain(final long offset, final Object base, final long memOffset, final long bytes)
+    {
+        final long first = view.fileByte(offset * view.etypeSize);
+        try
+        {
+            final long n = file.read(first, base, memOffset, bytes);
+            return n - n % view.etypeSize;
+        }
+        catch (final IOException ex)
+        {
+            throw MappedFile.ioError(ex, "read at " + offset);
+        }
+    }
+
+    /** {@link #access} of a {@link #plain} write. */
+    private synchronized long writePlain(final long offset, final Object base, final long memOffset, final long bytes)
+    {
+        final long first = view.fileByte(offset * view.etypeSize);
+        try
+        {
+            if (!file.writeFresh(first, base, memOffset, bytes))
+            {
+                file.reserve(first, first + bytes);
+                file.write(first, base, memOffset, bytes);
+                file.populated();
+            }
+            return bytes;
+        }
+        catch (final IOException ex)
+        {
+            throw MappedFile.ioError(ex, "write at " + offset);
+        }
+    }
+
     /** Whether the view's data representation is external32. */
     public boolean external32()
     {
@@ -965,7 +1014,8 @@ public final class ShmFile implements AutoCloseable
     {
         checkExplicit("readAt");
         checkReadable();
-        return access(false, offset, base, memOffset, layout, bytes, kinds);
+        return plain(offset, layout, bytes, kinds) ? readPlain(offset, base, memOffset, bytes) :
+            access(false, offset, base, memOffset, layout, bytes, kinds);
     }
 
     /** {@code MPI_File_write_at} (and {@code _all}): bytes written. */
@@ -974,7 +1024,8 @@ public final class ShmFile implements AutoCloseable
     {
         checkExplicit("writeAt");
         checkWritable("writeAt");
-        return access(true, offset, base, memOffset, layout, bytes, kinds);
+        return plain(offset, layout, bytes, kinds) ? writePlain(offset, base, memOffset, bytes) :
+            access(true, offset, base, memOffset, layout, bytes, kinds);
     }
 
     /** {@code MPI_File_read} at the individual pointer, which moves past what was read. */
@@ -983,7 +1034,8 @@ public final class ShmFile implements AutoCloseable
     {
         checkExplicit("read");
         checkReadable();
-        final long n = access(false, pointer, base, memOffset, layout, bytes, kinds);
+        final long n = plain(pointer, layout, bytes, kinds) ? readPlain(pointer, base, memOffset, bytes) :
+            access(false, pointer, base, memOffset, layout, bytes, kinds);
         pointer += n / view.etypeSize;
         return n;
     }
@@ -994,7 +1046,8 @@ public final class ShmFile implements AutoCloseable
     {
         checkExplicit("write");
         checkWritable("write");
-        final long n = access(true, pointer, base, memOffset, layout, bytes, kinds);
+        final long n = plain(pointer, layout, bytes, kinds) ? writePlain(pointer, base, memOffset, bytes) :
+            access(true, pointer, base, memOffset, layout, bytes, kinds);
         pointer += n / view.etypeSize;
         return n;
     }
@@ -1064,7 +1117,8 @@ public final class ShmFile implements AutoCloseable
         checkEtypes(bytes);
         final long at = shared.getAndAddLong(FileStateDescriptor.SHARED_POINTER_OFFSET, bytes / view.etypeSize);
         reserveAhead(at, bytes);
-        return access(true, at, base, memOffset, layout, bytes, kinds);
+        return plain(at, layout, bytes, kinds) ? writePlain(at, base, memOffset, bytes) :
+            access(true, at, base, memOffset, layout, bytes, kinds);
     }
 
     /** The least a shared-pointer append reserves ahead of itself. */
@@ -1121,7 +1175,8 @@ public final class ShmFile implements AutoCloseable
         checkWritable("writeOrdered");
         final long at = orderedStart(bytes);
         reserveAhead(at, bytes);
-        return access(true, at, base, memOffset, layout, bytes, kinds);
+        return plain(at, layout, bytes, kinds) ? writePlain(at, base, memOffset, bytes) :
+            access(true, at, base, memOffset, layout, bytes, kinds);
     }
 
     /** Where this member's part of an ordered access starts; the shared pointer moves past every part. */

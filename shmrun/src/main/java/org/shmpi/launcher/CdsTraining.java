@@ -39,9 +39,56 @@ public final class CdsTraining
             MPI.COMM_WORLD.sendRecv(out, 1, MPI.INT, 0, 3, in, 1, MPI.INT, 0, 3);
         }
         MPI.COMM_WORLD.barrier();
+        try
+        {
+            filePath();
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // No writable temporary directory: the archive goes without the file path.
+        }
         MPI.Finalize();
         launcherPath();
         loadShmpiClasses();
+    }
+
+    /**
+     * MPI-IO as a short job does it: a file opened, written and read through each kind of
+     * pointer, synced and closed. Its lambdas and method handles are linked here, so a job that
+     * writes a file does not spin their classes at run time, where each one also queues work
+     * for the JIT compiler on the rank's core.
+     */
+    private static void filePath() throws IOException
+    {
+        final File dir = java.nio.file.Files.createTempDirectory("shmpi-cds-").toFile();
+        try
+        {
+            final mpi.File f = new mpi.File(MPI.COMM_WORLD, new File(dir, "training.dat").getPath(),
+                MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE);
+            final byte[] b = new byte[4096];
+            final int[] ints = new int[1024];
+            for (int i = 0; i < 300; i++)
+            {
+                f.writeAt(4096L * (i % 8), b, b.length, MPI.BYTE);
+                f.readAt(4096L * (i % 8), b, b.length, MPI.BYTE);
+                f.writeAt(4096L * (i % 8), ints, ints.length, MPI.INT);
+                f.readAtAll(4096L * (i % 8), ints, ints.length, MPI.INT);
+            }
+            f.writeShared(b, b.length, MPI.BYTE);
+            f.writeOrdered(b, b.length, MPI.BYTE);
+            f.seek(0, MPI.SEEK_SET);
+            f.read(b, b.length, MPI.BYTE);
+            f.write(b, b.length, MPI.BYTE);
+            f.setView(0, MPI.INT, MPI.INT, "native");
+            f.writeAll(ints, ints.length, MPI.INT);
+            f.getSize();
+            f.sync();
+            f.close();
+        }
+        finally
+        {
+            dir.delete();
+        }
     }
 
     /** What the launcher itself runs before its first rank starts (it uses the archive too). */
