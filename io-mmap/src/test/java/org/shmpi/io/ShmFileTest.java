@@ -228,6 +228,40 @@ class ShmFileTest
      * are unmapped and mapped again under the others all the time: every byte each wrote reads
      * back (an unmap under another thread's copy would crash the JVM).
      */
+    /** Large reads into a byte[] copy with memmove (1 MiB pieces and more), smaller ones with Unsafe: both land right. */
+    @Test
+    void largeReadsLandAtTheRightBytes() throws IOException
+    {
+        dir = Files.createTempDirectory(Path.of("/dev/shm"), "shmpi-mapped-");
+        final Path p = dir.resolve("large.dat");
+        final byte[] pattern = new byte[(3 << 20) + 4096];
+        for (int i = 0; i < pattern.length; i++)
+        {
+            pattern[i] = (byte)(i * 31 + (i >>> 11));
+        }
+        Files.write(p, pattern);
+        for (final long chunk : new long[] {1 << 20, 64 << 20})
+        {
+            try (MappedFile f = new MappedFile(FileChannel.open(p, StandardOpenOption.READ), p.toString(), false,
+                chunk, 4))
+            {
+                // From byte 5 of the file into byte 7 of the array: with 1 MiB windows the pieces
+                // are 1 MiB - 5, 1 MiB, 1 MiB and 5 bytes; with 64 MiB windows one piece of 3 MiB.
+                final byte[] back = new byte[(3 << 20) + 16];
+                assertEquals(3 << 20, f.read(5, back, BYTES + 7, 3 << 20));
+                for (int i = 0; i < 3 << 20; i++)
+                {
+                    if (back[7 + i] != pattern[5 + i])
+                    {
+                        throw new AssertionError("chunk " + chunk + ": byte " + i + " read wrong");
+                    }
+                }
+                assertEquals(0, back[6]);
+                assertEquals(0, back[7 + (3 << 20)]);
+            }
+        }
+    }
+
     @Test
     void threadsShareOneFile() throws Exception
     {
