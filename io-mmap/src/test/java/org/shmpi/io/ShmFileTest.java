@@ -228,9 +228,9 @@ class ShmFileTest
      * are unmapped and mapped again under the others all the time: every byte each wrote reads
      * back (an unmap under another thread's copy would crash the JVM).
      */
-    /** Large reads into a byte[] copy with memmove (1 MiB pieces and more), smaller ones with Unsafe: both land right. */
+    /** Pieces of 64 KiB and more copy with memmove, smaller ones with Unsafe: reads and writes land at the right bytes. */
     @Test
-    void largeReadsLandAtTheRightBytes() throws IOException
+    void largeCopiesLandAtTheRightBytes() throws IOException
     {
         dir = Files.createTempDirectory(Path.of("/dev/shm"), "shmpi-mapped-");
         final Path p = dir.resolve("large.dat");
@@ -258,6 +258,27 @@ class ShmFileTest
                 }
                 assertEquals(0, back[6]);
                 assertEquals(0, back[7 + (3 << 20)]);
+            }
+        }
+        try (MappedFile f = new MappedFile(FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE),
+            p.toString(), true, 1 << 20, 4))
+        {
+            // 2 MiB from byte 3 of an array to byte 9 of the file: pieces of 1 MiB - 9, 1 MiB and 9 bytes.
+            final byte[] mine = new byte[(2 << 20) + 8];
+            for (int i = 0; i < mine.length; i++)
+            {
+                mine[i] = (byte)(i * 7 + 3);
+            }
+            f.reserve(9, 9 + (2 << 20));
+            f.write(9, mine, BYTES + 3, 2 << 20);
+        }
+        final byte[] file = contents(p);
+        for (int i = 0; i < file.length; i++)
+        {
+            final byte want = i >= 9 && i < 9 + (2 << 20) ? (byte)((i - 9 + 3) * 7 + 3) : pattern[i];
+            if (file[i] != want)
+            {
+                throw new AssertionError("written file byte " + i + " wrong");
             }
         }
     }
