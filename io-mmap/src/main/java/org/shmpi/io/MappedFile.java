@@ -167,10 +167,12 @@ final class MappedFile implements AutoCloseable
      * system, make unwritten extents that each first store converts in a page fault) and the
      * stores then fill them again. A full file system is {@code ERR_NO_SPACE} from the write,
      * not a fault. Returns false (nothing written) when the bytes are not a {@code byte[]} or
-     * some of the range was reserved before: then the mapping is the faster way.
+     * some of the range was reserved before: then the mapping is the faster way. {@code remember}
+     * false (appends at the shared pointer, which are seldom written again) does not record the
+     * range: interleaved appends of several processes would add one disjoint range per call.
      */
-    synchronized boolean writeFresh(final long position, final Object base, final long offset, final long length)
-        throws IOException
+    synchronized boolean writeFresh(final long position, final Object base, final long offset, final long length,
+        final boolean remember) throws IOException
     {
         if (!(base instanceof byte[]) || length > Integer.MAX_VALUE || touchesReserved(position, position + length))
         {
@@ -197,7 +199,10 @@ final class MappedFile implements AutoCloseable
             }
         }
         knownSize = Math.max(knownSize, position + length);
-        addReserved(position, position + length);
+        if (remember)
+        {
+            addReserved(position, position + length);
+        }
         return true;
     }
 

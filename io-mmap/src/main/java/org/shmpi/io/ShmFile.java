@@ -827,7 +827,7 @@ public final class ShmFile implements AutoCloseable
                 // A range written for the first time: a pwrite fills new pages once, where
                 // reserving and storing would zero them first (shared_append of 4 MiB: 0.5 -> 2.7
                 // GB/s on tmpfs); rewrites go through the mapping.
-                if (view.contiguous() && file.writeFresh(first, src, srcOffset, bytes))
+                if (view.contiguous() && file.writeFresh(first, src, srcOffset, bytes, true))
                 {
                     return bytes;
                 }
@@ -910,13 +910,14 @@ public final class ShmFile implements AutoCloseable
         }
     }
 
-    /** {@link #access} of a {@link #plain} write. */
-    private synchronized long writePlain(final long offset, final Object base, final long memOffset, final long bytes)
+    /** {@link #access} of a {@link #plain} write; {@code append}: at the shared pointer. */
+    private synchronized long writePlain(final long offset, final Object base, final long memOffset, final long bytes,
+        final boolean append)
     {
         final long first = view.fileByte(offset * view.etypeSize);
         try
         {
-            if (!file.writeFresh(first, base, memOffset, bytes))
+            if (!file.writeFresh(first, base, memOffset, bytes, !append))
             {
                 file.reserve(first, first + bytes);
                 file.write(first, base, memOffset, bytes);
@@ -1024,7 +1025,7 @@ public final class ShmFile implements AutoCloseable
     {
         checkExplicit("writeAt");
         checkWritable("writeAt");
-        return plain(offset, layout, bytes, kinds) ? writePlain(offset, base, memOffset, bytes) :
+        return plain(offset, layout, bytes, kinds) ? writePlain(offset, base, memOffset, bytes, false) :
             access(true, offset, base, memOffset, layout, bytes, kinds);
     }
 
@@ -1046,7 +1047,7 @@ public final class ShmFile implements AutoCloseable
     {
         checkExplicit("write");
         checkWritable("write");
-        final long n = plain(pointer, layout, bytes, kinds) ? writePlain(pointer, base, memOffset, bytes) :
+        final long n = plain(pointer, layout, bytes, kinds) ? writePlain(pointer, base, memOffset, bytes, false) :
             access(true, pointer, base, memOffset, layout, bytes, kinds);
         pointer += n / view.etypeSize;
         return n;
@@ -1117,7 +1118,7 @@ public final class ShmFile implements AutoCloseable
         checkEtypes(bytes);
         final long at = shared.getAndAddLong(FileStateDescriptor.SHARED_POINTER_OFFSET, bytes / view.etypeSize);
         reserveAhead(at, bytes);
-        return plain(at, layout, bytes, kinds) ? writePlain(at, base, memOffset, bytes) :
+        return plain(at, layout, bytes, kinds) ? writePlain(at, base, memOffset, bytes, true) :
             access(true, at, base, memOffset, layout, bytes, kinds);
     }
 
@@ -1175,7 +1176,7 @@ public final class ShmFile implements AutoCloseable
         checkWritable("writeOrdered");
         final long at = orderedStart(bytes);
         reserveAhead(at, bytes);
-        return plain(at, layout, bytes, kinds) ? writePlain(at, base, memOffset, bytes) :
+        return plain(at, layout, bytes, kinds) ? writePlain(at, base, memOffset, bytes, true) :
             access(true, at, base, memOffset, layout, bytes, kinds);
     }
 
