@@ -686,22 +686,17 @@ final class MappedFile implements AutoCloseable
 
     static ShmpiException spaceError(final int errno, final long start, final long end)
     {
-        final String what = "cannot reserve bytes " + start + " to " + end + " of the file";
-        switch (errno)
-        {
-            case NativeFile.ENOSPC:
-            case NativeFile.EFBIG:
-                return new ShmpiException(ErrorClass.ERR_NO_SPACE, what + ": no space left on the device");
-            case NativeFile.EDQUOT:
-                return new ShmpiException(ErrorClass.ERR_QUOTA, what + ": disk quota exceeded");
-            default:
-                return new ShmpiException(ErrorClass.ERR_IO, what + ": errno " + errno);
-        }
+        return errnoError(errno, "cannot reserve bytes " + start + " to " + end + " of the file");
     }
 
     static ShmpiException writeError(final int errno, final long start, final long end)
     {
-        final String what = "write of bytes " + start + " to " + end;
+        return errnoError(errno, "write of bytes " + start + " to " + end);
+    }
+
+    /** The MPI error class of a failed call's errno: a full device or quota, else an I/O error. */
+    private static ShmpiException errnoError(final int errno, final String what)
+    {
         switch (errno)
         {
             case NativeFile.ENOSPC:

@@ -57,6 +57,9 @@ public class SharedJobSample
     void b1Crashes() throws IOException
     {
         log("b1");
+        // Both ranks have logged before rank 1 dies: else the job could be torn down before
+        // rank 0 got to its line (seen once in CI, 11 lines of 12).
+        MPI.COMM_WORLD.barrier();
         if (MPI.COMM_WORLD.getRank() == 1)
         {
             System.out.println("rank 1 about to halt");
