@@ -87,6 +87,50 @@ final class MappedFile implements AutoCloseable
         }
         this.fd = d;
         this.fallocateWorks = d >= 0 && writable;
+        this.present = writable && lock(NativeFile.F_OFD_SETLKW, NativeFile.F_RDLCK);
+    }
+
+    /**
+     * The byte every writable open of a file holds a shared lock on while it is open (far past
+     * any data: a lock does not touch the file's bytes), so that a closing open can tell whether
+     * it is the last one.
+     */
+    private static final long PRESENCE_BYTE = 1L << 62;
+    /** Whether this open holds its shared lock on {@link #PRESENCE_BYTE}. */
+    private final boolean present;
+
+    /** Takes a lock of {@code type} on {@link #PRESENCE_BYTE} ({@code cmd}: wait or not); whether it holds it. */
+    private boolean lock(final int cmd, final short type)
+    {
+        if (fd < 0)
+        {
+            return false;
+        }
+        final ByteBuffer flock = ByteBuffer.allocateDirect(NativeFile.FLOCK_BYTES).order(java.nio.ByteOrder.nativeOrder());
+        flock.putShort(0, type).putShort(2, (short)0).putLong(8, PRESENCE_BYTE).putLong(16, 1).putInt(24, 0);
+        int r;
+        do
+        {
+            r = NativeFile.fcntl(fd, cmd, BufferUtil.address(flock));
+        }
+        while (r != 0 && NativeFile.errno() == NativeFile.EINTR);
+        return r == 0;
+    }
+
+    /**
+     * Whether this open may give back blocks reserved past the end of the file: it holds its
+     * presence lock, and no other writable open of the file, in any process, holds one (its
+     * shared lock becomes exclusive). Then no one else can be appending while it gives them back.
+     */
+    synchronized boolean lastWriter()
+    {
+        return present && lock(NativeFile.F_OFD_SETLK, NativeFile.F_WRLCK);
+    }
+
+    /** Whether appends may reserve ahead: only an open whose presence other opens can see. */
+    boolean present()
+    {
+        return present;
     }
 
     /** The file's current size (asks the file system). */
@@ -401,15 +445,18 @@ final class MappedFile implements AutoCloseable
     {
         final long size = channel.size();
         final long from = (size + 4095) & ~4095L;
-        if (fd < 0 || reservedEnd <= from)
+        if (fd < 0)
         {
             return;
         }
+        // Opens closed before this one left theirs: each reserved at most AHEAD_MAX past an append
+        // that ended inside the file.
+        final long end = Math.max(reservedEnd, from + ShmFile.AHEAD_MAX + 8192);
         int r;
         do
         {
             r = NativeFile.fallocate(fd, NativeFile.FALLOC_FL_KEEP_SIZE | NativeFile.FALLOC_FL_PUNCH_HOLE, from,
-                reservedEnd - from);
+                end - from);
         }
         while (r != 0 && NativeFile.errno() == NativeFile.EINTR);
         if (r != 0 && NativeFile.errno() != NativeFile.EOPNOTSUPP)

@@ -58,6 +58,17 @@ final class NativeFile
 
     static native int ftruncate(int fd, long length);
 
+    /** Open-file-description locks (Linux 3.15+): held per open, released when its descriptor closes. */
+    static final int F_OFD_SETLK = 37;
+    static final int F_OFD_SETLKW = 38;
+    static final short F_RDLCK = 0;
+    static final short F_WRLCK = 1;
+    /** {@code struct flock} (LP64 glibc): l_type at 0, l_whence at 2, l_start at 8, l_len at 16, l_pid at 24. */
+    static final int FLOCK_BYTES = 32;
+
+    /** {@code fcntl(fd, cmd, struct flock *)}. */
+    static native int fcntl(int fd, int cmd, long flock);
+
     static final int PROT_READ = 1;
     static final int PROT_WRITE = 2;
     static final int MAP_SHARED = 1;

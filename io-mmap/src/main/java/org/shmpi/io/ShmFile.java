@@ -124,8 +124,11 @@ public final class ShmFile implements AutoCloseable
     /** Individual file pointer, in etypes of the view. */
     private long pointer;
     private boolean atomic;
-    /** Whether shared-pointer appends reserve blocks ahead (until a reservation fails). */
-    private boolean reserving = true;
+    /**
+     * Whether shared-pointer appends reserve blocks ahead: while this open's presence is visible
+     * to other opens (its lock), until a reservation fails.
+     */
+    private boolean reserving;
     private boolean closed;
     private byte[] staging = new byte[0];
     private final Map<String, String> hints;
@@ -141,6 +144,7 @@ public final class ShmFile implements AutoCloseable
         this.state = state;
         this.shared = state.buffer();
         this.file = file;
+        this.reserving = file.present();
         this.hints = hints;
         this.view = new FileViewMap(0, TypeMap.basic(BasicKind.BYTE, 1), TypeMap.basic(BasicKind.BYTE, 1), "native");
     }
@@ -517,19 +521,30 @@ public final class ShmFile implements AutoCloseable
         members.barrier();
         closed = true;
         OPEN.computeIfPresent(realPath, (k, v) -> v > 1 ? v - 1 : null);
+        // Blocks reserved past the end are given back by member 0, once the other members'
+        // descriptors (and their presence locks) are closed, and only when no other open of the
+        // file anywhere is left that could be appending into them.
         ShmpiException failure = null;
-        if (members.rank() == 0 && (amode & MODE_DELETE_ON_CLOSE) == 0)
+        if (members.rank() != 0)
         {
-            try
-            {
-                file.releaseBeyond(shared.getLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET));
-            }
-            catch (final IOException ex)
-            {
-                failure = MappedFile.ioError(ex, "close");
-            }
+            closeQuietly(file);
         }
-        closeQuietly(file);
+        members.barrier();
+        if (members.rank() == 0)
+        {
+            if ((amode & MODE_DELETE_ON_CLOSE) == 0 && file.lastWriter())
+            {
+                try
+                {
+                    file.releaseBeyond(shared.getLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET));
+                }
+                catch (final IOException ex)
+                {
+                    failure = MappedFile.ioError(ex, "close");
+                }
+            }
+            closeQuietly(file);
+        }
         final SegmentManager segments = engine.segments();
         if (members.rank() == 0)
         {

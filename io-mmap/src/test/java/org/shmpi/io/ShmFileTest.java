@@ -228,6 +228,51 @@ class ShmFileTest
      * are unmapped and mapped again under the others all the time: every byte each wrote reads
      * back (an unmap under another thread's copy would crash the JVM).
      */
+    /**
+     * Blocks reserved ahead of the shared pointer are given back by the last writable open to
+     * close, not by one that closes while another open could still be appending into them.
+     */
+    @Test
+    void reservedBlocksAreGivenBackByTheLastOpenToClose() throws Exception
+    {
+        job = ThreadedJob.start("io-reserve", 1, 64 * 1024);
+        for (final String root : new String[] {"/dev/shm", System.getProperty("java.io.tmpdir")})
+        {
+            dir = Files.createTempDirectory(Path.of(root), "shmpi-io-");
+            final Path path = dir.resolve("two-opens.dat");
+            job.run(60, engine ->
+            {
+                final FileMembers m = members(engine, 1);
+                final ShmFile first = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
+                    Map.of());
+                final ShmFile second = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_RDWR, Map.of());
+                final byte[] a = new byte[65536];
+                Arrays.fill(a, (byte)1);
+                first.writeShared(a, BYTES, DataLayout.CONTIGUOUS, a.length, null);
+                assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "reserved ahead: " + allocated(path));
+                first.close();
+                // The second open is still there: the first left the reservation alone.
+                assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "kept while another open lives: " + allocated(path));
+                final byte[] b = new byte[65536];
+                Arrays.fill(b, (byte)2);
+                second.writeAt(65536, b, BYTES, DataLayout.CONTIGUOUS, b.length, null);
+                second.close();
+                assertEquals(131072, Files.size(path));
+                assertTrue(allocated(path) <= 131072 + 4096, "given back by the last: " + allocated(path));
+                final byte[] all = contents(path);
+                for (int i = 0; i < all.length; i++)
+                {
+                    assertEquals(i < 65536 ? 1 : 2, all[i], "byte " + i);
+                }
+            });
+            try (Stream<Path> st = Files.walk(dir))
+            {
+                st.sorted(Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+            }
+            dir = null;
+        }
+    }
+
     /** Pieces of 64 KiB and more copy with memmove, smaller ones with Unsafe: reads and writes land at the right bytes. */
     @Test
     void largeCopiesLandAtTheRightBytes() throws IOException
