@@ -1147,8 +1147,9 @@ public final class ShmFile implements AutoCloseable
      * past what appends have reserved so far, the member that raises the reserved end reserves
      * blocks from there to well past its own end (16 appends of this size, 4 to 64 MiB) without
      * growing the file. Appends from several processes into one file otherwise allocate blocks
-     * one write at a time under the inode's lock, and on ext4 fall into a slow mode (7 ms per 4
-     * MiB append instead of 0.4; docs/io.md). Member 0 gives back what no append used at close.
+     * one write at a time under the inode's lock; on ext4, 4 MiB appends were slow (7-13 ms
+     * instead of 0.5) in more runs without it (A/B pairs in docs/io.md). The last writable open
+     * gives back at close what no append used ({@link MappedFile#lastWriter}).
      */
     private void reserveAhead(final long at, final long bytes)
     {
