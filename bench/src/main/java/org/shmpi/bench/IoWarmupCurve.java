@@ -16,7 +16,10 @@ import mpi.MPI;
  * <pre>shmrun -np N -cp shmpi-bench.jar org.shmpi.bench.IoWarmupCurve TEST [-s 65536] [-n 2048] [-k 256] [-d DIR]
  * TEST: ind_write ind_read shared_append</pre>
  *
- * Prints, per rank and pass, {@code pass P rank R us/call per K: <mean of each bucket> total_ms T}.
+ * Prints, per rank and pass, {@code pass P rank R us/call per K: <mean of each bucket> total_ms T};
+ * with {@code -t} also {@code starts_ns} and each bucket's start ({@code System.nanoTime()}, the
+ * clock of the JVM log decorator {@code timenanos}, to line buckets up with e.g.
+ * {@code -Xlog:jit+compilation=debug:file=F:timenanos}).
  * Files: {@code DIR/io_warmup.<pass>.<pid of rank 0>.dat}, deleted on close.
  */
 public final class IoWarmupCurve
@@ -43,6 +46,7 @@ public final class IoWarmupCurve
         int n = 2048;
         int k = 256;
         String dir = "/dev/shm";
+        boolean stamps = false;
         for (int i = 1; i < args.length; i++)
         {
             switch (args[i])
@@ -51,6 +55,7 @@ public final class IoWarmupCurve
                 case "-n" -> n = Integer.parseInt(args[++i]);
                 case "-k" -> k = Integer.parseInt(args[++i]);
                 case "-d" -> dir = args[++i];
+                case "-t" -> stamps = true;
                 default -> throw new IllegalArgumentException("unknown option: " + args[i]);
             }
         }
@@ -91,6 +96,14 @@ public final class IoWarmupCurve
                 out.append(String.format(Locale.ROOT, " %.1f", (t[j] - t[j - 1]) / 1e3 / k));
             }
             out.append(" total_ms ").append((t[b - 1] - start) / 1_000_000);
+            if (stamps)
+            {
+                out.append(" starts_ns");
+                for (int j = 0; j < b; j++)
+                {
+                    out.append(' ').append(t[j]);
+                }
+            }
             System.out.println(out);
             f.close();
         }

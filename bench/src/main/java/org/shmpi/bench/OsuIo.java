@@ -34,6 +34,9 @@ import mpi.MPIException;
  */
 public final class OsuIo
 {
+    /** The tests, in the order of {@link #step}'s cases. */
+    private static final List<String> KINDS = List.of("coll_write", "coll_read", "ind_write", "ind_read", "shared_append");
+
     private OsuIo()
     {
     }
@@ -49,7 +52,7 @@ public final class OsuIo
             throw new IllegalArgumentException("usage: OsuIo TEST [options]");
         }
         final String test = args[0];
-        if (!List.of("coll_write", "coll_read", "ind_write", "ind_read", "shared_append").contains(test))
+        if (!KINDS.contains(test))
         {
             throw new IllegalArgumentException("not a test: " + test);
         }
@@ -123,24 +126,15 @@ public final class OsuIo
             }
             if (test.endsWith("_read"))
             {
-                step(f, test.replace("_read", "_write"), buf, size, rank);
+                step(f, KINDS.indexOf(test.replace("_read", "_write")), buf, size, rank);
             }
-            for (int i = 0; i < warm; i++)
-            {
-                step(f, test, buf, size, rank);
-            }
-            world.barrier();
-            final double t0 = MPI.wtime();
-            for (int i = 0; i < iters; i++)
-            {
-                step(f, test, buf, size, rank);
-            }
-            world.barrier();
-            final double t1 = MPI.wtime();
+            final int kind = KINDS.indexOf(test);
+            repeat(f, kind, buf, size, rank, warm);
+            final double seconds = timed(world, f, kind, buf, size, rank, iters);
             if (rank == 0)
             {
                 System.out.println(String.format(Locale.ROOT, "%-10d %18.2f", size,
-                    (double)size * np * iters / (t1 - t0) / 1e6));
+                    (double)size * np * iters / seconds / 1e6));
             }
             f.close();
             if (filetype != null)
@@ -151,16 +145,42 @@ public final class OsuIo
         MPI.Finalize();
     }
 
-    private static void step(final File f, final String test, final byte[] buf, final int size, final int rank)
+    /**
+     * The timed stretch, between two barriers. The loops are in a method of their own: a loop in {@code main}
+     * gets an on-stack-replacement compile of all of {@code main} (about 1 KB of bytecode, 20 to
+     * 40 ms of compiler time on the rank's core) inside the stretch, which a fresh job's figure
+     * would carry; the loop here costs a small method's compile.
+     */
+    private static double timed(final Intracomm world, final File f, final int kind, final byte[] buf, final int size,
+        final int rank, final int iters)
     {
-        switch (test)
+        world.barrier();
+        final double t0 = MPI.wtime();
+        repeat(f, kind, buf, size, rank, iters);
+        world.barrier();
+        return MPI.wtime() - t0;
+    }
+
+    private static void repeat(final File f, final int kind, final byte[] buf, final int size, final int rank,
+        final int calls)
+    {
+        for (int i = 0; i < calls; i++)
         {
-            case "coll_write" -> f.writeAtAll(0, buf, size, MPI.BYTE);
-            case "coll_read" -> f.readAtAll(0, buf, size, MPI.BYTE);
-            case "ind_write" -> f.writeAt((long)rank * size, buf, size, MPI.BYTE);
-            case "ind_read" -> f.readAt((long)rank * size, buf, size, MPI.BYTE);
-            case "shared_append" -> f.writeShared(buf, size, MPI.BYTE);
-            default -> throw new IllegalStateException(test);
+            step(f, kind, buf, size, rank);
+        }
+    }
+
+    /** One call of the test {@code KINDS.get(kind)} (an index, not the name: no string switch per call). */
+    private static void step(final File f, final int kind, final byte[] buf, final int size, final int rank)
+    {
+        switch (kind)
+        {
+            case 0 -> f.writeAtAll(0, buf, size, MPI.BYTE);
+            case 1 -> f.readAtAll(0, buf, size, MPI.BYTE);
+            case 2 -> f.writeAt((long)rank * size, buf, size, MPI.BYTE);
+            case 3 -> f.readAt((long)rank * size, buf, size, MPI.BYTE);
+            case 4 -> f.writeShared(buf, size, MPI.BYTE);
+            default -> throw new IllegalStateException("test " + kind);
         }
     }
 }

@@ -6,16 +6,18 @@ import java.util.Enumeration;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
+import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Request;
 import org.shmpi.affinity.Topology;
 
 /**
  * What the class-data archive of shmpi is made from ({@link ClassDataArchive}): run once with
- * {@code -XX:ArchiveClassesAtExit}, as a job of one rank, it goes through what a short job does
- * (start-up, point-to-point in every common form, a barrier, shut-down), so that the classes,
- * lambdas and method handles on that path are archived, and it loads every other class of
- * shmpi's jars without initializing them.
+ * {@code -XX:ArchiveClassesAtExit} as rank 0 of a job of two ranks, it goes through what a short
+ * job does (start-up, point-to-point in every common form, the common collectives, a file,
+ * shut-down), so that the classes, lambdas and method handles on that path are archived, and it
+ * loads every other class of shmpi's jars without initializing them. It also runs as a job of
+ * one rank, or of more.
  */
 public final class CdsTraining
 {
@@ -26,30 +28,105 @@ public final class CdsTraining
     public static void main(final String[] args) throws IOException
     {
         MPI.Init(args);
+        final Intracomm world = MPI.COMM_WORLD;
+        final int rank = world.getRank();
+        final int size = world.getSize();
+        final int to = (rank + 1) % size;
+        final int from = (rank + size - 1) % size;
         final int[] out = {42};
         final int[] in = new int[1];
         for (int i = 0; i < 1_000; i++)
         {
-            final Request r = MPI.COMM_WORLD.iRecv(in, 1, MPI.INT, 0, 1);
-            MPI.COMM_WORLD.send(out, 1, MPI.INT, 0, 1);
+            // Every message here is small, so every send completes eagerly: no order can deadlock.
+            final Request r = world.iRecv(in, 1, MPI.INT, from, 1);
+            world.send(out, 1, MPI.INT, to, 1);
             r.waitFor();
-            MPI.COMM_WORLD.iSend(out, 1, MPI.INT, 0, 2).waitFor();
-            MPI.COMM_WORLD.probe(MPI.ANY_SOURCE, MPI.ANY_TAG);
-            MPI.COMM_WORLD.recv(in, 1, MPI.INT, MPI.ANY_SOURCE, 2);
-            MPI.COMM_WORLD.sendRecv(out, 1, MPI.INT, 0, 3, in, 1, MPI.INT, 0, 3);
+            world.iSend(out, 1, MPI.INT, to, 2).waitFor();
+            world.probe(MPI.ANY_SOURCE, MPI.ANY_TAG);
+            world.recv(in, 1, MPI.INT, MPI.ANY_SOURCE, 2);
+            world.sendRecv(out, 1, MPI.INT, to, 3, in, 1, MPI.INT, from, 3);
         }
-        MPI.COMM_WORLD.barrier();
-        try
+        world.barrier();
+        collectives(world);
+        // Rank 0 makes the directory of the file all ranks open; "" when it cannot.
+        final char[] dir = new char[4096];
+        final int[] length = new int[1];
+        if (rank == 0)
         {
-            filePath();
+            try
+            {
+                final String path = java.nio.file.Files.createTempDirectory("shmpi-cds-").toString();
+                path.getChars(0, path.length(), dir, 0);
+                length[0] = path.length();
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // No writable temporary directory: the archive goes without the file path.
+            }
         }
-        catch (final IOException | RuntimeException ex)
+        world.bcast(length, 1, MPI.INT, 0);
+        world.bcast(dir, length[0], MPI.CHAR, 0);
+        if (length[0] > 0)
         {
-            // No writable temporary directory: the archive goes without the file path.
+            try
+            {
+                filePath(new File(new String(dir, 0, length[0])));
+            }
+            catch (final RuntimeException ex)
+            {
+                // The file system refused (full, read-only): the archive goes without the rest.
+            }
+            world.barrier();
+            if (rank == 0)
+            {
+                new File(new String(dir, 0, length[0])).delete();
+            }
         }
         MPI.Finalize();
-        launcherPath();
-        loadShmpiClasses();
+        if (rank == 0)
+        {
+            launcherPath();
+            loadShmpiClasses();
+        }
+    }
+
+    /**
+     * The collectives a short job calls, on the world and on a communicator split from it. They
+     * are built from lambdas and method references (one per step of each algorithm), which only
+     * a job of more than one rank links: the archive build runs this class as rank 0 of a job of
+     * two ({@link ClassDataArchive#DUMP_PROP}).
+     */
+    private static void collectives(final Intracomm world)
+    {
+        final int size = world.getSize();
+        final Intracomm half = world.split(world.getRank() % 2, 0);
+        final Intracomm copy = world.dup();
+        // Only rank 0 writes the archive, and some steps run on one side only (a tree's sender
+        // or receiver, the root or not): in this one, rank 0 is last.
+        final Intracomm reversed = world.split(0, size - world.getRank());
+        final int[] one = new int[8];
+        final double[] d = new double[8];
+        final double[] dsum = new double[8];
+        final int[] all = new int[8 * size];
+        for (int i = 0; i < 100; i++)
+        {
+            for (final Intracomm c : new Intracomm[] {world, half, copy, reversed})
+            {
+                c.barrier();
+                c.bcast(one, one.length, MPI.INT, 0);
+                c.allReduce(d, dsum, d.length, MPI.DOUBLE, MPI.SUM);
+                c.allReduce(one, all, one.length, MPI.INT, MPI.MAX);
+                c.reduce(d, dsum, d.length, MPI.DOUBLE, MPI.SUM, 0);
+                c.gather(one, one.length, MPI.INT, all, one.length, MPI.INT, 0);
+                c.allGather(one, one.length, MPI.INT, all, one.length, MPI.INT);
+                c.scatter(all, one.length, MPI.INT, one, one.length, MPI.INT, 0);
+                c.allToAll(all, 8, MPI.INT, all.clone(), 8, MPI.INT);
+                c.iBarrier().waitFor();
+            }
+        }
+        reversed.free();
+        copy.free();
+        half.free();
     }
 
     /**
@@ -58,36 +135,42 @@ public final class CdsTraining
      * writes a file does not spin their classes at run time, where each one also queues work
      * for the JIT compiler on the rank's core.
      */
-    private static void filePath() throws IOException
+    private static void filePath(final File dir)
     {
-        final File dir = java.nio.file.Files.createTempDirectory("shmpi-cds-").toFile();
-        try
+        final int rank = MPI.COMM_WORLD.getRank();
+        final String name = new File(dir, "training.dat").getPath();
+        final mpi.File f = new mpi.File(MPI.COMM_WORLD, name, MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE);
+        final byte[] b = new byte[4096];
+        final int[] ints = new int[1024];
+        for (int i = 0; i < 300; i++)
         {
-            final mpi.File f = new mpi.File(MPI.COMM_WORLD, new File(dir, "training.dat").getPath(),
-                MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE);
-            final byte[] b = new byte[4096];
-            final int[] ints = new int[1024];
-            for (int i = 0; i < 300; i++)
-            {
-                f.writeAt(4096L * (i % 8), b, b.length, MPI.BYTE);
-                f.readAt(4096L * (i % 8), b, b.length, MPI.BYTE);
-                f.writeAt(4096L * (i % 8), ints, ints.length, MPI.INT);
-                f.readAtAll(4096L * (i % 8), ints, ints.length, MPI.INT);
-            }
-            f.writeShared(b, b.length, MPI.BYTE);
-            f.writeOrdered(b, b.length, MPI.BYTE);
-            f.seek(0, MPI.SEEK_SET);
-            f.read(b, b.length, MPI.BYTE);
-            f.write(b, b.length, MPI.BYTE);
-            f.setView(0, MPI.INT, MPI.INT, "native");
-            f.writeAll(ints, ints.length, MPI.INT);
-            f.getSize();
-            f.sync();
-            f.close();
+            final long at = 4096L * (rank * 8 + i % 8);
+            f.writeAt(at, b, b.length, MPI.BYTE);
+            f.readAt(at, b, b.length, MPI.BYTE);
+            f.writeAt(at, ints, ints.length, MPI.INT);
+            f.readAtAll(at, ints, ints.length, MPI.INT);
         }
-        finally
+        f.writeShared(b, b.length, MPI.BYTE);
+        f.writeOrdered(b, b.length, MPI.BYTE);
+        f.seek(0, MPI.SEEK_SET);
+        f.read(b, b.length, MPI.BYTE);
+        f.write(b, b.length, MPI.BYTE);
+        f.setView(0, MPI.INT, MPI.INT, "native");
+        f.writeAll(ints, ints.length, MPI.INT);
+        f.getSize();
+        f.sync();
+        f.close();
+        // A file that stays: appends, then close gives back the blocks reserved ahead.
+        final mpi.File g = new mpi.File(MPI.COMM_WORLD, name, MPI.MODE_CREATE | MPI.MODE_WRONLY);
+        for (int i = 0; i < 20; i++)
         {
-            dir.delete();
+            g.writeShared(b, b.length, MPI.BYTE);
+        }
+        g.close();
+        MPI.COMM_WORLD.barrier();
+        if (rank == 0)
+        {
+            mpi.File.delete(name);
         }
     }
 

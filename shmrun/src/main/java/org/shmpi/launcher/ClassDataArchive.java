@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -22,7 +23,8 @@ import org.shmpi.shm.RankProcess;
  * sizes and times) at the front of the class path, so it is made on this machine, by the JVM
  * that runs the ranks, and its file name is a hash of both: the first {@code shmrun} that finds
  * no archive for its JVM and jars starts a background process that runs {@link CdsTraining}
- * with {@code -XX:ArchiveClassesAtExit} and renames the result into place; later jobs use it.
+ * as a job of two ranks, rank 0 with {@code -XX:ArchiveClassesAtExit} ({@value #DUMP_PROP}),
+ * and renames the result into place; later jobs use it.
  * That job itself runs without. A different JDK, a rebuilt jar or a moved distribution simply
  * gets its own archive. The archives live in {@value #DIR_PROP} (environment
  * {@code SHMPI_LAUNCHER_CDS_DIR}), by default {@code <shmpi home>/lib/cds} when that can be
@@ -39,6 +41,13 @@ final class ClassDataArchive
     static final String DIR_ENV = "SHMPI_LAUNCHER_CDS_DIR";
     /** The link to the newest archive, which {@code bin/shmrun} gives the launcher's own JVM. */
     static final String LAUNCHER_LINK = "launcher.jsa";
+    /**
+     * Set on the launcher JVM of the archive build: rank 0 of its job writes the archive to this
+     * file. A job of two, not a singleton, because much of what a job links at run time (the
+     * lambdas of every collective's steps, and the method handles behind them) is only reached
+     * with a peer; one rank is enough, as both run the same code.
+     */
+    static final String DUMP_PROP = "shmpi.launcher.cds.dump";
     /** A lock older than this belongs to a build that died; the next launcher tries again. */
     private static final long STALE_LOCK_MS = 120_000;
 
@@ -215,13 +224,20 @@ final class ClassDataArchive
             cmd.add(archive.toString());
             cmd.add(tmp.toString());
             cmd.add(lock.toString());
+            // The training job's launcher: this JVM's class path is shmpi's jars, which then
+            // become the ranks' (the archive's) class path; no defaults, so no archive of its own.
+            final String cp = String.join(File.pathSeparator, jars);
             cmd.add(java);
             cmd.addAll(jvmFlags);
             cmd.add("-XX:TieredStopAtLevel=1");
             cmd.add("-XX:+UseSerialGC");
-            cmd.add("-XX:ArchiveClassesAtExit=" + tmp);
+            cmd.add("-D" + Shmrun.RANK_JVM_FLAGS_PROP + "=" + String.join(" ", jvmFlags));
+            cmd.add("-D" + DUMP_PROP + "=" + tmp);
             cmd.add("-cp");
-            cmd.add(String.join(File.pathSeparator, jars));
+            cmd.add(cp);
+            cmd.add(Shmrun.class.getName());
+            Collections.addAll(cmd, "-np", "2", "--bind-to", "none", "--jvm-defaults", "none", "--timeout", "300",
+                "--jvm-arg", "-XX:TieredStopAtLevel=1", "--jvm-arg", "-XX:+UseSerialGC", "-cp", cp);
             cmd.add(CdsTraining.class.getName());
             final ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

@@ -6,9 +6,11 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 import org.shmpi.affinity.Binding;
 import org.shmpi.affinity.CpuSet;
@@ -164,7 +166,8 @@ final class Job
         final String java = javaCommand();
         // shmpi's jars first: its class-data archive holds them, and the JVM uses an archive only
         // when the class path it was made with is a prefix of the rank's.
-        final List<String> cp = new ArrayList<>(shmpiClasspath);
+        // Each entry once: a user's -cp that names shmpi's jars again keeps that prefix intact.
+        final Set<String> cp = new LinkedHashSet<>(shmpiClasspath);
         if (options.classpath.isEmpty())
         {
             final String envCp = System.getenv("CLASSPATH");
@@ -172,6 +175,7 @@ final class Job
         }
         cp.addAll(options.classpath);
         final String classpath = String.join(File.pathSeparator, cp);
+        final String dump = System.getProperty(ClassDataArchive.DUMP_PROP);
         final Map<String, String> rankEnv = new HashMap<>(System.getenv());
         rankEnv.putAll(options.env);
         final List<String> defaultFlags = new ArrayList<>(
@@ -209,6 +213,10 @@ final class Job
             if (oversubscribed && options.rankProperty(ShmpiConfig.OVERSUBSCRIBED_PROP) == null)
             {
                 cmd.add("-D" + ShmpiConfig.OVERSUBSCRIBED_PROP + "=true");
+            }
+            if (rank == 0 && dump != null)
+            {
+                cmd.add("-XX:ArchiveClassesAtExit=" + dump);
             }
             cmd.addAll(options.jvmArgs);
             cmd.add("-cp");

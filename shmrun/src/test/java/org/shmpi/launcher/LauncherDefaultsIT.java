@@ -145,6 +145,18 @@ class LauncherDefaultsIT
         {
             assertTrue(rank[1].contains("-XX:SharedArchiveFile=" + archives(cds).get(0)), rank[1]);
         }
+        // The archive was trained by a job of two ranks: the lambdas of a collective's steps,
+        // which a job of one never links, come from it instead of being spun at run time.
+        final Result third = ShmrunHarness.start("cds-third", env, null, "-np", "2", "--jvm-arg", "-Xlog:class+load=info",
+            "-cp", TEST_CLASSES.toString(), PROG, "allreduce").finish(60);
+        assertEquals(0, third.exit, third.toString());
+        final List<String> lambdas = third.out.lines().filter(l -> l.contains("org.shmpi.coll.") && l.contains("$$Lambda"))
+            .collect(Collectors.toList());
+        assertFalse(lambdas.isEmpty(), "an allReduce links lambdas of org.shmpi.coll: " + third);
+        for (final String l : lambdas)
+        {
+            assertTrue(l.contains("source: shared objects file"), "archived: " + l);
+        }
     }
 
     private static List<Path> archives(final Path dir) throws IOException
