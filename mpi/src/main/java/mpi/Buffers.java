@@ -92,13 +92,12 @@ final class Buffers
         }
         else
         {
-            final int elementSize = arrayElementSize(buf);
-            if (elementSize == 0)
+            capacityBytes = arrayBytes(buf);
+            if (capacityBytes < 0)
             {
                 throw new MPIException(ErrorClass.ERR_BUFFER, "buffer must be a primitive array or a " +
                     "java.nio.Buffer: type=" + buf.getClass().getName());
             }
-            capacityBytes = (long)java.lang.reflect.Array.getLength(buf) * elementSize;
         }
         if (type.derived)
         {
@@ -214,24 +213,45 @@ final class Buffers
         throw new MPIException(ErrorClass.ERR_BUFFER, "unsupported buffer type: " + b.getClass().getName());
     }
 
-    private static int arrayElementSize(final Object buf)
+    /**
+     * The size in bytes of a primitive array, -1 for anything else. By type tests rather than
+     * {@code java.lang.reflect.Array.getLength}, a native call that is slow before the JIT
+     * compiler has run (every call of a fresh job) and not inlined by C1.
+     */
+    private static long arrayBytes(final Object buf)
     {
-        if (buf instanceof byte[] || buf instanceof boolean[])
+        if (buf instanceof byte[])
         {
-            return 1;
+            return ((byte[])buf).length;
         }
-        if (buf instanceof char[] || buf instanceof short[])
+        if (buf instanceof int[])
         {
-            return 2;
+            return ((int[])buf).length * 4L;
         }
-        if (buf instanceof int[] || buf instanceof float[])
+        if (buf instanceof double[])
         {
-            return 4;
+            return ((double[])buf).length * 8L;
         }
-        if (buf instanceof long[] || buf instanceof double[])
+        if (buf instanceof long[])
         {
-            return 8;
+            return ((long[])buf).length * 8L;
         }
-        return 0;
+        if (buf instanceof float[])
+        {
+            return ((float[])buf).length * 4L;
+        }
+        if (buf instanceof char[])
+        {
+            return ((char[])buf).length * 2L;
+        }
+        if (buf instanceof short[])
+        {
+            return ((short[])buf).length * 2L;
+        }
+        if (buf instanceof boolean[])
+        {
+            return ((boolean[])buf).length;
+        }
+        return -1;
     }
 }

@@ -72,22 +72,15 @@ public final class IoWarmupCurve
                 f.writeAt((long)rank * size, buf, size, MPI.BYTE);
             }
             world.barrier();
-            final long[] t = new long[n / k + 1];
+            final long[] t = new long[(n + k - 1) / k + 1];
             int b = 0;
             final long start = System.nanoTime();
             t[b++] = start;
-            for (int i = 0; i < n; i++)
+            final int kind = test.equals("ind_write") ? 0 : test.equals("ind_read") ? 1 : 2;
+            for (int i = 0; i < n; i += k)
             {
-                switch (test)
-                {
-                    case "ind_write" -> f.writeAt((long)rank * size, buf, size, MPI.BYTE);
-                    case "ind_read" -> f.readAt((long)rank * size, buf, size, MPI.BYTE);
-                    default -> f.writeShared(buf, size, MPI.BYTE);
-                }
-                if ((i + 1) % k == 0)
-                {
-                    t[b++] = System.nanoTime();
-                }
+                calls(f, kind, buf, size, rank, Math.min(k, n - i));
+                t[b++] = System.nanoTime();
             }
             out.setLength(0);
             out.append("pass ").append(pass).append(" rank ").append(rank).append(" us/call per ").append(k).append(':');
@@ -108,5 +101,20 @@ public final class IoWarmupCurve
             f.close();
         }
         MPI.Finalize();
+    }
+
+    /** {@code calls} calls of one kind, in a small method (see {@code OsuIo.timed}). */
+    private static void calls(final File f, final int kind, final byte[] buf, final int size, final int rank,
+        final int calls)
+    {
+        for (int i = 0; i < calls; i++)
+        {
+            switch (kind)
+            {
+                case 0 -> f.writeAt((long)rank * size, buf, size, MPI.BYTE);
+                case 1 -> f.readAt((long)rank * size, buf, size, MPI.BYTE);
+                default -> f.writeShared(buf, size, MPI.BYTE);
+            }
+        }
     }
 }

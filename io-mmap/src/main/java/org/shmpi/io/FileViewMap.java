@@ -22,6 +22,8 @@ final class FileViewMap
     final TypeMap etype;
     final TypeMap filetype;
     final String datarep;
+    /** Whether {@link #datarep} is {@code "external32"} (asked on every access: no string compare then). */
+    final boolean external32;
     final long etypeSize;
     private final long tileBytes;
     private final long extent;
@@ -41,6 +43,7 @@ final class FileViewMap
         this.etype = etype;
         this.filetype = filetype;
         this.datarep = datarep;
+        this.external32 = "external32".equals(datarep);
         this.etypeSize = etype.size();
         this.tileBytes = filetype.size();
         this.extent = filetype.extent();

@@ -949,7 +949,7 @@ public final class ShmFile implements AutoCloseable
     /** Whether the view's data representation is external32. */
     public boolean external32()
     {
-        return "external32".equals(view.datarep);
+        return view.external32;
     }
 
     /** Copies each piece of a view between the file and packed memory (one per file: nothing allocated per call). */
