@@ -61,6 +61,38 @@ final class Buffers
      */
     static long bytesAt(final Object buf, final long at, final int count, final Datatype type)
     {
+        // Every call of every send, receive and file access comes through here: the checks that
+        // fail go to methods of their own, so that what the JIT compiles per call is small.
+        if (count < 0 || type == null || !type.usable() || buf == null)
+        {
+            return unusual(buf, count, type);
+        }
+        final long bytes = (long)count * type.size;
+        final long capacityBytes = buf instanceof Buffer ? bufferBytes((Buffer)buf) : arrayBytes(buf);
+        if (capacityBytes < 0)
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, "buffer must be a primitive array or a " +
+                "java.nio.Buffer: type=" + buf.getClass().getName());
+        }
+        if (type.derived)
+        {
+            return derivedBytes(at, count, type, bytes, capacityBytes);
+        }
+        if (bytes > 0 && (at < 0 || at + bytes > capacityBytes))
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, "buffer too small for count: count=" + count +
+                ", datatype=" + type.getName() + ", atByte=" + at + ", neededBytes=" + bytes + ", bufferBytes=" +
+                capacityBytes);
+        }
+        return bytes;
+    }
+
+    /**
+     * {@link #bytesAt} of a negative count, a null, freed or uncommitted type, or a null buffer:
+     * the error in the order the checks are made, or 0 for a null buffer of count 0.
+     */
+    private static long unusual(final Object buf, final int count, final Datatype type)
+    {
         if (count < 0)
         {
             throw new MPIException(ErrorClass.ERR_COUNT, "negative count: count=" + count);
@@ -70,56 +102,37 @@ final class Buffers
         {
             throw new MPIException(ErrorClass.ERR_TYPE, "datatype not committed: " + type.getName());
         }
-        final long bytes = (long)count * type.size;
-        if (buf == null)
+        if (count == 0)
         {
-            if (count == 0)
-            {
-                return 0;
-            }
-            throw new MPIException(ErrorClass.ERR_BUFFER, "null buffer with count=" + count);
+            return 0;
         }
-        final long capacityBytes;
-        if (buf instanceof Buffer)
+        throw new MPIException(ErrorClass.ERR_BUFFER, "null buffer with count=" + count);
+    }
+
+    private static long bufferBytes(final Buffer b)
+    {
+        if (!b.isDirect() && !b.hasArray())
         {
-            final Buffer b = (Buffer)buf;
-            if (!b.isDirect() && !b.hasArray())
-            {
-                throw new MPIException(ErrorClass.ERR_BUFFER, "heap buffers without an accessible array " +
-                    "(read-only, or a view of another type) are not supported: buffer=" + b.getClass().getSimpleName());
-            }
-            capacityBytes = (long)b.capacity() * elementSize(b);
+            throw new MPIException(ErrorClass.ERR_BUFFER, "heap buffers without an accessible array " +
+                "(read-only, or a view of another type) are not supported: buffer=" + b.getClass().getSimpleName());
         }
-        else
+        return (long)b.capacity() * elementSize(b);
+    }
+
+    /** Every byte the type map touches must lie in the buffer: checked before anything moves. */
+    private static long derivedBytes(final long at, final int count, final Datatype type, final long bytes,
+        final long capacityBytes)
+    {
+        if (count == 0)
         {
-            capacityBytes = arrayBytes(buf);
-            if (capacityBytes < 0)
-            {
-                throw new MPIException(ErrorClass.ERR_BUFFER, "buffer must be a primitive array or a " +
-                    "java.nio.Buffer: type=" + buf.getClass().getName());
-            }
+            return 0;
         }
-        if (type.derived)
+        final long low = at + type.map.touchedLow(count);
+        final long high = at + type.map.touchedHigh(count);
+        if (low < 0 || high > capacityBytes)
         {
-            // Every byte the type map touches must lie in the buffer: checked before anything moves.
-            if (count == 0)
-            {
-                return 0;
-            }
-            final long low = at + type.map.touchedLow(count);
-            final long high = at + type.map.touchedHigh(count);
-            if (low < 0 || high > capacityBytes)
-            {
-                throw new MPIException(ErrorClass.ERR_BUFFER, "datatype runs outside the buffer: count=" + count +
-                    ", datatype=" + type.getName() + ", touches bytes [" + low + ", " + high + "), bufferBytes=" +
-                    capacityBytes);
-            }
-            return bytes;
-        }
-        if (bytes > 0 && (at < 0 || at + bytes > capacityBytes))
-        {
-            throw new MPIException(ErrorClass.ERR_BUFFER, "buffer too small for count: count=" + count +
-                ", datatype=" + type.getName() + ", atByte=" + at + ", neededBytes=" + bytes + ", bufferBytes=" +
+            throw new MPIException(ErrorClass.ERR_BUFFER, "datatype runs outside the buffer: count=" + count +
+                ", datatype=" + type.getName() + ", touches bytes [" + low + ", " + high + "), bufferBytes=" +
                 capacityBytes);
         }
         return bytes;

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.shmpi.io.ShmFile;
 import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.datatype.DataLayout;
 
 /**
  * {@code MPI_File}: a file opened by the processes of a communicator, each of which maps it
@@ -305,9 +306,55 @@ public final class File
     // Data access
 
     /** The calls that move data, by where they start. */
+    /**
+     * Which file pointer an access uses, and the call on {@link ShmFile} it becomes: one small
+     * method per kind, so that a program compiles only the kinds it calls.
+     */
     private enum Access
     {
-        AT, INDIVIDUAL, SHARED, ORDERED
+        AT
+        {
+            @Override
+            long move(final ShmFile f, final boolean write, final long offset, final Object base, final long off,
+                final DataLayout layout, final long bytes, final long[][] kinds)
+            {
+                return write ? f.writeAt(offset, base, off, layout, bytes, kinds) :
+                    f.readAt(offset, base, off, layout, bytes, kinds);
+            }
+        },
+        INDIVIDUAL
+        {
+            @Override
+            long move(final ShmFile f, final boolean write, final long offset, final Object base, final long off,
+                final DataLayout layout, final long bytes, final long[][] kinds)
+            {
+                return write ? f.write(base, off, layout, bytes, kinds) : f.read(base, off, layout, bytes, kinds);
+            }
+        },
+        SHARED
+        {
+            @Override
+            long move(final ShmFile f, final boolean write, final long offset, final Object base, final long off,
+                final DataLayout layout, final long bytes, final long[][] kinds)
+            {
+                return write ? f.writeShared(base, off, layout, bytes, kinds) :
+                    f.readShared(base, off, layout, bytes, kinds);
+            }
+        },
+        ORDERED
+        {
+            @Override
+            long move(final ShmFile f, final boolean write, final long offset, final Object base, final long off,
+                final DataLayout layout, final long bytes, final long[][] kinds)
+            {
+                return write ? f.writeOrdered(base, off, layout, bytes, kinds) :
+                    f.readOrdered(base, off, layout, bytes, kinds);
+            }
+        };
+
+        /** @return the bytes moved ({@code offset} only for {@link #AT}) */
+        abstract long move(ShmFile f, boolean write, long offset, Object base, long off, DataLayout layout,
+            long bytes, long[][] kinds);
     }
 
     /**
@@ -324,38 +371,22 @@ public final class File
             final long bytes = Buffers.bytes(buf, count, type);
             final Object base = Buffers.base(buf);
             final long off = Buffers.offset(buf);
-            long[][] kinds = null;
-            if (type.map != null && f.external32())
-            {
-                kinds = type.map.signature();
-                ShmFile.checkExternal32(kinds);
-            }
-            final long moved;
-            switch (access)
-            {
-                case AT:
-                    moved = write ? f.writeAt(offset, base, off, type.layout(), bytes, kinds) :
-                        f.readAt(offset, base, off, type.layout(), bytes, kinds);
-                    break;
-                case INDIVIDUAL:
-                    moved = write ? f.write(base, off, type.layout(), bytes, kinds) :
-                        f.read(base, off, type.layout(), bytes, kinds);
-                    break;
-                case SHARED:
-                    moved = write ? f.writeShared(base, off, type.layout(), bytes, kinds) :
-                        f.readShared(base, off, type.layout(), bytes, kinds);
-                    break;
-                default:
-                    moved = write ? f.writeOrdered(base, off, type.layout(), bytes, kinds) :
-                        f.readOrdered(base, off, type.layout(), bytes, kinds);
-                    break;
-            }
+            final long[][] kinds = type.map != null && f.external32() ? external32Kinds(type) : null;
+            final long moved = access.move(f, write, offset, base, off, type.layout(), bytes, kinds);
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, moved);
         }
         catch (final RuntimeException ex)
         {
             throw handle(ex);
         }
+    }
+
+    /** The type's signature for the external32 conversion, when the view's data representation is that. */
+    private static long[][] external32Kinds(final Datatype type)
+    {
+        final long[][] kinds = type.map.signature();
+        ShmFile.checkExternal32(kinds);
+        return kinds;
     }
 
     private Request started(final Status status)

@@ -108,10 +108,11 @@ final class FileViewMap
     /** The file byte of the view's logical data byte {@code logical}. */
     long fileByte(final long logical)
     {
-        if (contiguous)
-        {
-            return disp + logical;
-        }
+        return contiguous ? disp + logical : tiledByte(logical);
+    }
+
+    private long tiledByte(final long logical)
+    {
         final long tile = logical / tileBytes;
         final long within = logical - tile * tileBytes;
         final int b = blockOf(within);

@@ -228,19 +228,7 @@ final class MappedFile implements AutoCloseable
         }
         else
         {
-            final ByteBuffer b = ByteBuffer.wrap((byte[])base, (int)(offset - BYTE_BASE), (int)length);
-            long at = position;
-            try
-            {
-                while (b.hasRemaining())
-                {
-                    at += channel.write(b, at);
-                }
-            }
-            catch (final IOException ex)
-            {
-                throw ioError(ex, "write of bytes " + position + " to " + (position + length));
-            }
+            writeChannel(position, (byte[])base, offset, length);
         }
         knownSize = Math.max(knownSize, position + length);
         if (remember)
@@ -248,6 +236,25 @@ final class MappedFile implements AutoCloseable
             addReserved(position, position + length);
         }
         return true;
+    }
+
+    /** {@link #writeFresh} without the native library: through the channel. */
+    private void writeChannel(final long position, final byte[] base, final long offset, final long length)
+        throws IOException
+    {
+        final ByteBuffer b = ByteBuffer.wrap(base, (int)(offset - BYTE_BASE), (int)length);
+        long at = position;
+        try
+        {
+            while (b.hasRemaining())
+            {
+                at += channel.write(b, at);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw ioError(ex, "write of bytes " + position + " to " + (position + length));
+        }
     }
 
     /** Native memory a {@code pwrite} copies from: the heap array is staged here, a piece at a time. */
@@ -366,10 +373,16 @@ final class MappedFile implements AutoCloseable
      */
     synchronized void reserve(final long start, final long end) throws IOException
     {
+        // The same range as last time (a rewrite loop) is the common case: nothing else inline.
         if (end <= start || start >= lastStart && end <= lastEnd)
         {
             return;
         }
+        reserveRange(start, end);
+    }
+
+    private void reserveRange(final long start, final long end) throws IOException
+    {
         final Map.Entry<Long, Long> covering = reserved.floorEntry(start);
         if (covering != null && covering.getValue() >= end)
         {

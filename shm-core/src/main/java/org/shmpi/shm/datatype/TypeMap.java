@@ -415,14 +415,16 @@ public final class TypeMap
     public DataLayout layout()
     {
         // Chosen once (a benign race: every thread computes the same program); a send asks per message.
-        DataLayout l = layout;
-        if (l == null)
-        {
-            l = isContiguous() ? DataLayout.CONTIGUOUS : strided() ?
-                new StridedLayout(disp[0], len[0], disp.length > 1 ? disp[1] - disp[0] : len[0], disp.length,
-                    extent()) : new FlatLayout(this);
-            layout = l;
-        }
+        final DataLayout l = layout;
+        return l != null ? l : chooseLayout();
+    }
+
+    private DataLayout chooseLayout()
+    {
+        final DataLayout l = isContiguous() ? DataLayout.CONTIGUOUS : strided() ?
+            new StridedLayout(disp[0], len[0], disp.length > 1 ? disp[1] - disp[0] : len[0], disp.length,
+                extent()) : new FlatLayout(this);
+        layout = l;
         return l;
     }
 
