@@ -174,10 +174,11 @@ final class Buffers
 
     private static long arrayBase(final Object array)
     {
-        if (array instanceof byte[])
-        {
-            return BYTE_ARRAY_BASE;
-        }
+        return array instanceof byte[] ? BYTE_ARRAY_BASE : otherArrayBase(array);
+    }
+
+    private static long otherArrayBase(final Object array)
+    {
         if (array instanceof int[])
         {
             return INT_ARRAY_BASE;
@@ -233,10 +234,11 @@ final class Buffers
      */
     private static long arrayBytes(final Object buf)
     {
-        if (buf instanceof byte[])
-        {
-            return ((byte[])buf).length;
-        }
+        return buf instanceof byte[] ? ((byte[])buf).length : otherArrayBytes(buf);
+    }
+
+    private static long otherArrayBytes(final Object buf)
+    {
         if (buf instanceof int[])
         {
             return ((int[])buf).length * 4L;

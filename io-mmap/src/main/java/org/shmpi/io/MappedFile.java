@@ -271,9 +271,7 @@ final class MappedFile implements AutoCloseable
     {
         if (stage == null || stage.capacity() < Math.min(STAGE_BYTES, length))
         {
-            // Sized to the writes seen (each new page of it faults once, tens of microseconds here).
-            stage = ByteBuffer.allocateDirect((int)Math.min(STAGE_BYTES, (length + 4095) & ~4095L));
-            stageAddress = BufferUtil.address(stage);
+            growStage(length);
         }
         long done = 0;
         while (done < length)
@@ -286,16 +284,29 @@ final class MappedFile implements AutoCloseable
                 final long n = NativeFile.pwrite(fd, stageAddress + sent, piece - sent, position + done + sent);
                 if (n < 0)
                 {
-                    final int errno = NativeFile.errno();
-                    if (errno == NativeFile.EINTR)
-                    {
-                        continue;
-                    }
-                    throw writeError(errno, position, position + length);
+                    failedWrite(position, length);
+                    continue;
                 }
                 sent += n;
             }
             done += piece;
+        }
+    }
+
+    /** Sized to the writes seen (each new page of it faults once, tens of microseconds here). */
+    private void growStage(final long length)
+    {
+        stage = ByteBuffer.allocateDirect((int)Math.min(STAGE_BYTES, (length + 4095) & ~4095L));
+        stageAddress = BufferUtil.address(stage);
+    }
+
+    /** After a {@code pwrite} returned -1: returns to try again when interrupted, else throws. */
+    private static void failedWrite(final long position, final long length)
+    {
+        final int errno = NativeFile.errno();
+        if (errno != NativeFile.EINTR)
+        {
+            throw writeError(errno, position, position + length);
         }
     }
 

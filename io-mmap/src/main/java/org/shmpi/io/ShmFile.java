@@ -1160,6 +1160,15 @@ public final class ShmFile implements AutoCloseable
         final long logical = at * view.etypeSize;
         final long start = view.fileByte(logical);
         final long end = view.fileByte(logical + bytes - 1) + 1;
+        if (end > shared.getLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET))
+        {
+            raiseReserved(start, end);
+        }
+    }
+
+    /** One append in 16 or so: raises the reserved end past {@code end}, unless another member does. */
+    private void raiseReserved(final long start, final long end)
+    {
         long have;
         while (end > (have = shared.getLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET)))
         {
