@@ -305,7 +305,6 @@ public final class File
     // ------------------------------------------------------------------------------------------
     // Data access
 
-    /** The calls that move data, by where they start. */
     /**
      * Which file pointer an access uses, and the call on {@link ShmFile} it becomes: one small
      * method per kind, so that a program compiles only the kinds it calls.
