@@ -36,7 +36,8 @@ import org.shmpi.shm.datatype.TypeMap;
  * The file engine with ranks as threads of this JVM: a view's arithmetic against a brute-force
  * walk, the mapped windows with tiny chunks (crossing, growth, least-recently-used unmapping),
  * every way of addressing data at 1, 2, 3, 4 and 8 ranks checked against a plain channel read,
- * and a full file system (a 1 MiB tmpfs mounted by the test when root) as ERR_NO_SPACE.
+ * a full file system (a 1 MiB tmpfs mounted by the test when root) as ERR_NO_SPACE, and a
+ * quota met as ERR_QUOTA (in a JVM of its own, {@link QuotaChild}).
  */
 class ShmFileTest
 {
@@ -63,7 +64,7 @@ class ShmFileTest
         }
     }
 
-    private static FileMembers members(final PointToPointEngine engine, final int n)
+    static FileMembers members(final PointToPointEngine engine, final int n)
     {
         final int[] world = new int[n];
         Arrays.setAll(world, r -> r);
@@ -504,6 +505,52 @@ class ShmFileTest
                 assertTrue(allocated(path) <= end + 4096, "blocks after close: " + allocated(path));
             }
         });
+    }
+
+    /**
+     * {@code ERR_QUOTA}: in a JVM of its own ({@link QuotaChild}), since the filter that makes the
+     * kernel answer {@code EDQUOT} past a limit cannot be taken off again. The child's output is
+     * kept in the failure message; the file it leaves is checked here with a plain channel.
+     */
+    @Test
+    void aQuotaExceededIsErrQuota() throws Exception
+    {
+        dir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "shmpi-quota-");
+        final Path path = dir.resolve("quota.dat");
+        final java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (final String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (a.startsWith("--add-") || a.startsWith("--enable-native-access"))
+            {
+                command.add(a);
+            }
+        }
+        command.addAll(java.util.List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
+            QuotaChild.class.getName(), path.toString()));
+        final Path log = dir.resolve("child.log");
+        final Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final boolean ended = child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+        if (!ended)
+        {
+            child.destroyForcibly().waitFor();
+        }
+        final String out = Files.readString(log);
+        assertTrue(ended, "the child did not end in 120 s:\n" + out);
+        assumeTrue(child.exitValue() != 3, out);
+        assertEquals(0, child.exitValue(), out);
+        assertTrue(out.contains("QUOTA OK"), out);
+        // Below the limit: each rank's 64 KiB; nothing past it.
+        assertEquals(QuotaChild.LIMIT, Files.size(path));
+        try (FileChannel c = FileChannel.open(path, StandardOpenOption.READ))
+        {
+            final ByteBuffer b = ByteBuffer.allocate(2 * QuotaChild.PIECE);
+            c.read(b, QuotaChild.LIMIT - 2L * QuotaChild.PIECE);
+            for (int i = 0; i < b.capacity(); i++)
+            {
+                assertEquals(1 + i / QuotaChild.PIECE, b.get(i), "byte " + i);
+            }
+        }
     }
 
     @Test
