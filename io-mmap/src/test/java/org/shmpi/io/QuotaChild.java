@@ -6,7 +6,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import com.sun.jna.Function;
@@ -184,8 +186,8 @@ public final class QuotaChild
     private static String installFilter(final long limit)
     {
         // {code, jump if true, jump if false, k}; jumps name an instruction (or NEXT, DENY, ALLOW).
-        final java.util.List<int[]> code = new java.util.ArrayList<>();
-        final java.util.List<Integer> blockEnds = new java.util.ArrayList<>();
+        final List<int[]> code = new ArrayList<>();
+        final List<Integer> blockEnds = new ArrayList<>();
         code.add(new int[] {LD_W_ABS, 0, 0, 4});
         code.add(new int[] {JEQ_K, 2, ALLOW, AUDIT_ARCH_X86_64});
         for (final int[] call : CALLS)

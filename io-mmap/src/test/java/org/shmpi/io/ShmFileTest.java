@@ -7,15 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.agrona.UnsafeApi;
@@ -517,20 +521,20 @@ class ShmFileTest
     {
         dir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "shmpi-quota-");
         final Path path = dir.resolve("quota.dat");
-        final java.util.List<String> command = new java.util.ArrayList<>();
+        final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
         {
             if (a.startsWith("--add-") || a.startsWith("--enable-native-access"))
             {
                 command.add(a);
             }
         }
-        command.addAll(java.util.List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
             QuotaChild.class.getName(), path.toString()));
         final Path log = dir.resolve("child.log");
         final Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        final boolean ended = child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+        final boolean ended = child.waitFor(120, TimeUnit.SECONDS);
         if (!ended)
         {
             child.destroyForcibly().waitFor();
