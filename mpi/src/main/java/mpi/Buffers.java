@@ -76,7 +76,7 @@ final class Buffers
         }
         if (type.derived)
         {
-            return derivedBytes(at, count, type, bytes, capacityBytes);
+            return derivedBytes(buf, at, count, type, bytes, capacityBytes);
         }
         if (bytes > 0 && (at < 0 || at + bytes > capacityBytes))
         {
@@ -119,9 +119,16 @@ final class Buffers
         return (long)b.capacity() * elementSize(b);
     }
 
-    /** Every byte the type map touches must lie in the buffer: checked before anything moves. */
-    private static long derivedBytes(final long at, final int count, final Datatype type, final long bytes,
-        final long capacityBytes)
+    /**
+     * Every byte the type map touches must lie in the buffer's memory: checked before anything
+     * moves. Open MPI checks nothing here, so a type with a negative lower bound over
+     * {@code MPI.slice(buf, k)} reaches back before the slice's first element into {@code buf}.
+     * shmpi allows the same, but only within the memory the buffer is a view of (the whole
+     * array, or the whole direct allocation), so nothing outside the application's own buffer
+     * can be read or written.
+     */
+    private static long derivedBytes(final Object buf, final long at, final int count, final Datatype type,
+        final long bytes, final long capacityBytes)
     {
         if (count == 0)
         {
@@ -129,13 +136,87 @@ final class Buffers
         }
         final long low = at + type.map.touchedLow(count);
         final long high = at + type.map.touchedHigh(count);
-        if (low < 0 || high > capacityBytes)
+        if ((low < 0 || high > capacityBytes) && !withinAllocation(buf, low, high))
         {
             throw new MPIException(ErrorClass.ERR_BUFFER, "datatype runs outside the buffer: count=" + count +
                 ", datatype=" + type.getName() + ", touches bytes [" + low + ", " + high + "), bufferBytes=" +
                 capacityBytes);
         }
         return bytes;
+    }
+
+    /**
+     * Whether bytes {@code [low, high)} from {@code buf}'s first element lie within the memory
+     * {@code buf} is a view of: the whole backing array of a heap buffer, the whole allocation
+     * (or mapping) a direct buffer was sliced from. False for an array (its first element is
+     * its start) or when the allocation cannot be found.
+     */
+    private static boolean withinAllocation(final Object buf, final long low, final long high)
+    {
+        if (!(buf instanceof Buffer))
+        {
+            return false;
+        }
+        final Buffer b = (Buffer)buf;
+        final int elementSize = elementSize(b);
+        if (!b.isDirect())
+        {
+            final long before = (long)b.arrayOffset() * elementSize;
+            return low >= -before && high <= arrayBytes(b.array()) - before;
+        }
+        final Object root = Allocation.root(b);
+        if (!(root instanceof Buffer) || !((Buffer)root).isDirect())
+        {
+            return false;
+        }
+        final Buffer r = (Buffer)root;
+        final long start = UnsafeApi.getLong(r, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
+        final long end = start + (long)r.capacity() * elementSize(r);
+        final long address = UnsafeApi.getLong(b, BufferUtil.BYTE_BUFFER_ADDRESS_FIELD_OFFSET);
+        return address + low >= start && address + high <= end;
+    }
+
+    /**
+     * The buffer a direct buffer was made from (by slice, duplicate or a view), read from the
+     * JDK's attachment field ({@code att}) of each direct buffer class; the buffer itself when
+     * it has none. Only used when a check would otherwise fail.
+     */
+    private static final class Allocation extends ClassValue<Long>
+    {
+        private static final Allocation OFFSETS = new Allocation();
+
+        @Override
+        protected Long computeValue(final Class<?> type)
+        {
+            for (Class<?> c = type; c != null; c = c.getSuperclass())
+            {
+                try
+                {
+                    return UnsafeApi.objectFieldOffset(c.getDeclaredField("att"));
+                }
+                catch (final NoSuchFieldException | RuntimeException ex)
+                {
+                    // not declared here: try the superclass
+                }
+            }
+            return -1L;
+        }
+
+        static Object root(final Buffer b)
+        {
+            Object at = b;
+            for (int hops = 0; hops < 8 && at instanceof Buffer; hops++)
+            {
+                final long offset = OFFSETS.get(at.getClass());
+                final Object next = offset < 0 ? null : UnsafeApi.getReference(at, offset);
+                if (!(next instanceof Buffer))
+                {
+                    return at;
+                }
+                at = next;
+            }
+            return at;
+        }
     }
 
     /** The {@code Unsafe} base object of a buffer checked by {@link #bytes}: its array, or null when direct. */

@@ -113,9 +113,8 @@ public final class CartComm extends Intracomm
     @Override
     public CartComm dupWithInfo(final Info newInfo)
     {
-        final CartComm d = dup();
-        d.setInfo(newInfo);
-        return d;
+        final Info hints = hintsOfDup(newInfo);
+        return hinted(dup(), hints);
     }
 
     /** Java binding of {@code MPI_CART_GET}. */
@@ -264,16 +263,20 @@ public final class CartComm extends Intracomm
 
     /**
      * Java binding of {@code MPI_CART_SUB}: the sub-grids that keep the dimensions where
-     * {@code remainDims} is true, one per value of the dropped coordinates. Collective.
+     * {@code remainDims} is true, one per value of the dropped coordinates; flags past the
+     * grid's dimensions are ignored. Collective.
      */
     public CartComm sub(final boolean[] remainDims)
     {
         try
         {
             check();
-            if (remainDims == null || remainDims.length != dims.length)
+            // Open MPI reads the first ndims flags and ignores the rest; so does shmpi (it only
+            // reads the array). Fewer flags than dimensions is MPI.ERR_ARG.
+            if (remainDims == null || remainDims.length < dims.length)
             {
-                throw new MPIException(ErrorClass.ERR_ARG, "sub: " + dims.length + " flags expected");
+                throw new MPIException(ErrorClass.ERR_ARG, "sub: " + dims.length + " flags expected, got " +
+                    (remainDims == null ? "null" : remainDims.length));
             }
             final int[] me = coordsOf(getRank());
             int color = 0;

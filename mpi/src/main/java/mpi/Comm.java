@@ -184,7 +184,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /**
      * Java binding of {@code MPI_BSEND}: buffered-mode send. Copies the message into the buffer
      * attached with {@link MPI#attachBuffer} and returns at once; fails with {@code MPI.ERR_BUFFER}
-     * when the attached buffer has no room.
+     * when the attached buffer has no room. With no buffer attached, a message up to the eager
+     * limit is sent at once from a private copy (as Open MPI does); a larger one is
+     * {@code MPI.ERR_BUFFER}.
      */
     public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
@@ -255,8 +257,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final BsendBuffer attached = MPI.attachedBuffer();
         if (attached == null)
         {
-            throw new MPIException(ErrorClass.ERR_BUFFER, "buffered send without an attached buffer " +
-                "(MPI.attachBuffer): bytes=" + bytes);
+            unbufferedSend(buf, type, bytes, dest, tag);
+            return;
         }
         final BsendBuffer.Held held = attached.copyIn(Buffers.base(buf), Buffers.offset(buf), bytes, type.layout());
         final SendRequest s;
@@ -272,6 +274,37 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             throw ex;
         }
         attached.started(held, s);
+    }
+
+    /**
+     * A buffered send with no buffer attached. Open MPI sends such a message at once when it fits
+     * its eager limit, and programs written for it bSend small messages without attaching a
+     * buffer; shmpi does the same for messages up to its eager limit, from a private copy, so the
+     * caller's buffer is free at once as a buffered send promises and nothing is written outside
+     * memory this call allocated. Larger messages still need an attached buffer:
+     * {@code MPI.ERR_BUFFER}. A copy still queued is sent by the progress engine; Finalize waits
+     * for it.
+     */
+    private void unbufferedSend(final Object buf, final Datatype type, final long bytes, final int dest, final int tag)
+    {
+        final PointToPointEngine engine = engine();
+        if (bytes > engine.eagerLimit())
+        {
+            throw new MPIException(ErrorClass.ERR_BUFFER, "buffered send without an attached buffer " +
+                "(MPI.attachBuffer) of a message above the eager limit: bytes=" + bytes + ", eagerLimit=" +
+                engine.eagerLimit());
+        }
+        final byte[] copy = new byte[(int)bytes];
+        if (bytes > 0)
+        {
+            type.layout().pack(Buffers.base(buf), Buffers.offset(buf), 0, copy, Buffers.BYTE_ARRAY_BASE, bytes);
+        }
+        final SendRequest s = engine.isend(contextId, peers[dest], tag, copy, Buffers.BYTE_ARRAY_BASE, bytes,
+            SendRequest.MODE_STANDARD);
+        if (!s.isComplete())
+        {
+            MPI.unbufferedSendQueued(s);
+        }
     }
 
     /**
@@ -2013,12 +2046,51 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return dup();
     }
 
-    /** Java binding of {@code MPI_COMM_DUP_WITH_INFO}: {@link #dup()} whose hints are {@code info}'s instead. */
+    /**
+     * Java binding of {@code MPI_COMM_DUP_WITH_INFO}: {@link #dup()} whose hints are a copy of
+     * {@code newInfo}'s instead; {@code MPI.INFO_NULL} gives it no hints (as Open MPI). A freed or
+     * null info is {@code MPI.ERR_INFO}, raised before anything is created.
+     */
     public Comm dupWithInfo(final Info newInfo)
     {
-        final Comm d = dup();
-        d.setInfo(newInfo);
-        return d;
+        final Info hints = hintsOfDup(newInfo);
+        return hinted(dup(), hints);
+    }
+
+    /**
+     * The hints {@code dupWithInfo(newInfo)} gives the new communicator: a copy of
+     * {@code newInfo}'s, none for {@code MPI.INFO_NULL}; {@code MPI.ERR_INFO} (through this
+     * communicator's handler) for a freed or null info.
+     */
+    final Info hintsOfDup(final Info newInfo)
+    {
+        try
+        {
+            check();
+            if (newInfo == MPI.INFO_NULL)
+            {
+                return new Info();
+            }
+            if (newInfo == null || newInfo.isNull())
+            {
+                throw new MPIException(ErrorClass.ERR_INFO, "dupWithInfo: null or freed info");
+            }
+            return newInfo.dup();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /** {@code comm}, its hints replaced by {@code hints} (which it now owns). */
+    static <C extends Comm> C hinted(final C comm, final Info hints)
+    {
+        synchronized (comm)
+        {
+            ((Comm)comm).info = hints;
+        }
+        return comm;
     }
 
     /** {@code MPI_COMM_TYPE_SHARED}: {@code Intracomm.splitType} by shared memory, which is the whole job here. */

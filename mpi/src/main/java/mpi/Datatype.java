@@ -11,7 +11,8 @@ import org.shmpi.shm.datatype.TypeMap;
  * others by the {@code create*} constructors. As in Open MPI's bindings every type has a base
  * type: a derived type's is its old type's (a struct's is {@code MPI.BYTE}), and
  * {@link #getSize}, {@link #getExtent}, {@link #getLb} and the true bounds count in elements of
- * it, so that over a Java array they count array elements; vector strides and indexed
+ * it, so that over a Java array they count array elements (the pair types' base type is
+ * {@code MPI.BYTE}, as in Open MPI; the complex types' is their part); vector strides and indexed
  * displacements count in extents of the old type, the H forms, structs and
  * {@link #createResized} in bytes. A derived type must be {@link #commit committed} before it
  * describes a message. As in Open MPI a datatype is {@link Freeable} and {@link Cloneable}:
@@ -62,17 +63,7 @@ public final class Datatype implements Freeable, Cloneable
     private Datatype(
         final int id, final int size, final String name)
     {
-        this(id, size, name, 1, size, true);
-    }
-
-    private Datatype(
-        final int id,
-        final int size,
-        final String name,
-        final int elementsPerItem,
-        final int firstPartSize)
-    {
-        this(id, size, name, elementsPerItem, firstPartSize, true);
+        this(id, size, name, 1, size, Math.max(1, size), true);
     }
 
     private Datatype(
@@ -81,6 +72,18 @@ public final class Datatype implements Freeable, Cloneable
         final String name,
         final int elementsPerItem,
         final int firstPartSize,
+        final int baseSize)
+    {
+        this(id, size, name, elementsPerItem, firstPartSize, baseSize, true);
+    }
+
+    private Datatype(
+        final int id,
+        final int size,
+        final String name,
+        final int elementsPerItem,
+        final int firstPartSize,
+        final int baseSize,
         final boolean predefined)
     {
         this.id = id;
@@ -89,8 +92,9 @@ public final class Datatype implements Freeable, Cloneable
         this.elementsPerItem = elementsPerItem;
         this.firstPartSize = firstPartSize;
         this.predefined = predefined;
-        this.map = size == 0 ? null : TypeMap.basic(id, size);
-        this.baseSize = Math.max(1, size);
+        // {long or double, int}: the data ends at byte 12, 4 bytes of padding after it.
+        this.map = size == 0 ? null : TypeMap.basic(id, size, id == LONG_INT_ID || id == DOUBLE_INT_ID ? 12 : size);
+        this.baseSize = baseSize;
         this.derived = false;
         this.committed = true;
     }
@@ -233,28 +237,57 @@ public final class Datatype implements Freeable, Cloneable
             case FLOAT_ID: return new Datatype(FLOAT_ID, 4, "MPI_FLOAT");
             case DOUBLE_ID: return new Datatype(DOUBLE_ID, 8, "MPI_DOUBLE");
             case PACKED_ID: return new Datatype(PACKED_ID, 1, "MPI_PACKED");
-            // Pair types as laid out in a direct ByteBuffer: value, then int index, C alignment.
-            case INT2_ID: return new Datatype(INT2_ID, 8, "MPI_2INT", 2, 4);
-            case SHORT_INT_ID:
-                return new Datatype(SHORT_INT_ID, 8, "MPI_SHORT_INT", 2, 2);
-            case LONG_INT_ID: return new Datatype(LONG_INT_ID, 16, "MPI_LONG_INT", 2, 8);
-            case FLOAT_INT_ID: return new Datatype(FLOAT_INT_ID, 8, "MPI_FLOAT_INT", 2, 4);
-            case DOUBLE_INT_ID:
-                return new Datatype(DOUBLE_INT_ID, 16, "MPI_DOUBLE_INT", 2, 8);
-            case FLOAT_COMPLEX_ID:
-                return new Datatype(FLOAT_COMPLEX_ID, 8, "MPI_C_FLOAT_COMPLEX", 2, 4);
-            case DOUBLE_COMPLEX_ID: return new Datatype(DOUBLE_COMPLEX_ID, 16, "MPI_C_DOUBLE_COMPLEX", 2, 8);
+            // Pair types as laid out in a direct ByteBuffer: value, then int index, C alignment. Their
+            // size and bounds count bytes (Open MPI builds them on MPI.BYTE): a program sizes its
+            // buffer as getExtent() * n. The complex types count in units of their parts.
+            case INT2_ID: return new Datatype(INT2_ID, 8, "MPI_2INT", 2, 4, 1);
+            case SHORT_INT_ID: return new Datatype(SHORT_INT_ID, 8, "MPI_SHORT_INT", 2, 2, 1);
+            case LONG_INT_ID: return new Datatype(LONG_INT_ID, 16, "MPI_LONG_INT", 2, 8, 1);
+            case FLOAT_INT_ID: return new Datatype(FLOAT_INT_ID, 8, "MPI_FLOAT_INT", 2, 4, 1);
+            case DOUBLE_INT_ID: return new Datatype(DOUBLE_INT_ID, 16, "MPI_DOUBLE_INT", 2, 8, 1);
+            case FLOAT_COMPLEX_ID: return new Datatype(FLOAT_COMPLEX_ID, 8, "MPI_C_FLOAT_COMPLEX", 2, 4, 4);
+            case DOUBLE_COMPLEX_ID: return new Datatype(DOUBLE_COMPLEX_ID, 16, "MPI_C_DOUBLE_COMPLEX", 2, 8, 8);
             default: throw new IllegalArgumentException("unknown basic datatype: id=" + id);
         }
     }
 
     /**
      * Java binding of {@code MPI_TYPE_SIZE}: the data in one item of this type, in elements of
-     * its base type (1 for a basic type; a struct's base type is {@code MPI.BYTE}).
+     * its base type (1 for a basic type, a pair type's data bytes (6 for {@code SHORT_INT}), 2 for a
+     * complex type; a struct's base type is {@code MPI.BYTE}).
      */
     public int getSize()
     {
-        return size / baseSize;
+        int d = dataBytes;
+        if (d < 0)
+        {
+            long bytes = 0;
+            if (map != null)
+            {
+                for (final long[] run : map.signature())
+                {
+                    bytes += run[1] * dataBytesOf((int)run[0]);
+                }
+            }
+            d = (int)Math.min(Integer.MAX_VALUE, bytes);
+            dataBytes = d;
+        }
+        return d / baseSize;
+    }
+
+    /** The bytes of data (padding not counted) in one item of this type, once known; -1 before. */
+    private volatile int dataBytes = -1;
+
+    /** The bytes of data in one element of basic kind {@code kind}: a pair's padding is not data. */
+    private static int dataBytesOf(final int kind)
+    {
+        switch (kind)
+        {
+            case SHORT_INT_ID: return 6;
+            case LONG_INT_ID:
+            case DOUBLE_INT_ID: return 12;
+            default: return Kinds.of(kind).size;
+        }
     }
 
     /** Java binding of {@code MPI_TYPE_GET_EXTENT}: the extent, in elements of the base type. */
@@ -759,7 +792,7 @@ public final class Datatype implements Freeable, Cloneable
         }
         else
         {
-            d = new Datatype(id, size, name, elementsPerItem, firstPartSize, false);
+            d = new Datatype(id, size, name, elementsPerItem, firstPartSize, baseSize, false);
         }
         d.decoded(MPI.COMBINER_DUP, new int[0], NO_ADDRESSES, this);
         try

@@ -710,12 +710,18 @@ public final class File
         return file == null ? nullHandler() : errhandler;
     }
 
-    /** Java binding of {@code MPI_FILE_CALL_ERRHANDLER}: raises {@code errorCode} through this file's handler. */
+    /**
+     * Java binding of {@code MPI_FILE_CALL_ERRHANDLER}: runs this file's handler (on
+     * {@code MPI.FILE_NULL}, the handler of opens) on {@code errorCode}, as
+     * {@link Comm#callErrhandler} does: aborts the job under {@code ERRORS_ARE_FATAL}, calls a
+     * user handler with the file's communicator, and returns under {@code ERRORS_RETURN}.
+     */
     public void callErrhandler(final int errorCode)
     {
         MPI.check();
-        final MPIException ex = new MPIException(errorCode, "error raised by callErrhandler: " +
-            ErrorClass.name(errorCode));
-        throw handle(ex);
+        final MPIException error = new MPIException(errorCode, "error raised by the application: " +
+            (errorCode > ErrorClass.ERR_LASTCODE ? "code " + errorCode + " " + MPI.getErrorString(errorCode) :
+            ErrorClass.name(errorCode)));
+        Comm.apply(file == null ? nullHandler() : errhandler, comm == null ? MPI.COMM_WORLD : comm, error);
     }
 }

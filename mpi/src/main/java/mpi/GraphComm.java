@@ -122,9 +122,9 @@ public final class GraphComm extends Intracomm
         {
             // [0, weighted, (source, destination, weight)...]
             int edgeCount = 0;
-            for (final int d : degrees)
+            for (int i = 0; i < sources.length; i++)
             {
-                edgeCount += d;
+                edgeCount += degrees[i];
             }
             mine = new int[2 + 3 * edgeCount];
             mine[1] = weighted ? 1 : 0;
@@ -287,7 +287,9 @@ public final class GraphComm extends Intracomm
             return new MPIException(ErrorClass.ERR_ARG, call + ": sources, degrees, destinations and (when weighted) " +
                 "weights must be given: weights=" + (weights == null ? "null" : "int[" + weights.length + "]"));
         }
-        if (degrees.length != sources.length)
+        // Open MPI reads sources.length degrees and the first sum(degrees) destinations and
+        // weights, ignoring any entries past them; so does shmpi (it only reads the arrays).
+        if (degrees.length < sources.length)
         {
             return new MPIException(ErrorClass.ERR_ARG, call + ": one degree per source: sources.length=" +
                 sources.length + ", degrees.length=" + degrees.length);
@@ -459,9 +461,8 @@ public final class GraphComm extends Intracomm
     @Override
     public GraphComm dupWithInfo(final Info newInfo)
     {
-        final GraphComm d = dup();
-        d.setInfo(newInfo);
-        return d;
+        final Info hints = hintsOfDup(newInfo);
+        return hinted(dup(), hints);
     }
 
     // ------------------------------------------------------------------------------------------

@@ -229,8 +229,9 @@ public final class Group implements Freeable
     /**
      * Java binding of {@code MPI_GROUP_RANGE_INCL}: each triplet {@code {first, last, stride}}
      * names ranks {@code first, first + stride, ...} up to {@code last} (stride may be
-     * negative, not 0); the members with those ranks, in that order. A rank outside the group
-     * or named twice is {@code MPI.ERR_RANK}; a bad triplet {@code MPI.ERR_ARG}.
+     * negative, not 0; {@code last} need not be a rank of the group, only the ranks named must
+     * be); the members with those ranks, in that order. A rank named outside the group or named
+     * twice is {@code MPI.ERR_RANK}; a bad triplet {@code MPI.ERR_ARG}.
      */
     public Group rangeIncl(final int[][] ranges)
     {
@@ -259,8 +260,8 @@ public final class Group implements Freeable
                 throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, call +
                     ": a range is {first, last, stride} with stride != 0: " + Arrays.toString(t)));
             }
-            checkRank(t[0], size, call);
-            checkRank(t[1], size, call);
+            // Each rank the triplet produces is checked, not last: {5, 8, 2} in a group of 8
+            // names 5 and 7, as in Open MPI; a produced rank outside the group is MPI.ERR_RANK.
             if ((t[2] > 0 && t[1] < t[0]) || (t[2] < 0 && t[1] > t[0]))
             {
                 throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, call +
@@ -268,6 +269,11 @@ public final class Group implements Freeable
             }
             for (long r = t[0]; t[2] > 0 ? r <= t[1] : r >= t[1]; r += t[2])
             {
+                if (r < 0 || r >= size)
+                {
+                    throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_RANK, call + ": triplet " +
+                        Arrays.toString(t) + " names rank " + r + ", outside a group of " + size));
+                }
                 out.add((int)r);
             }
         }

@@ -117,9 +117,8 @@ public final class Intercomm extends Comm
     @Override
     public Intercomm dupWithInfo(final Info newInfo)
     {
-        final Intercomm d = dup();
-        d.setInfo(newInfo);
-        return d;
+        final Info hints = hintsOfDup(newInfo);
+        return hinted(dup(), hints);
     }
 
     /** Java binding of {@code MPI_COMM_IDUP} (see {@link Comm#iDup()}). */

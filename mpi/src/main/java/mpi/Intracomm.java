@@ -38,9 +38,8 @@ public class Intracomm extends Comm
     @Override
     public Intracomm dupWithInfo(final Info newInfo)
     {
-        final Intracomm d = dup();
-        d.setInfo(newInfo);
-        return d;
+        final Info hints = hintsOfDup(newInfo);
+        return hinted(dup(), hints);
     }
 
     /**

@@ -287,7 +287,9 @@ public final class MPI
      * main class or jar the JVM runs), {@code argv} (the arguments given to Init, space
      * separated), {@code maxprocs} and {@code soft} (the world size: shmrun starts exactly that
      * many), {@code host}, {@code arch} ({@code os.arch}), {@code wdir} (the working directory)
-     * and {@code thread_level} (the level provided, e.g. {@code MPI_THREAD_MULTIPLE}). Read-only.
+     * and {@code thread_level} (the level provided, e.g. {@code MPI_THREAD_MULTIPLE}); and Open
+     * MPI's {@code ompi_num_apps} (1), {@code ompi_first_rank} (0) and {@code ompi_np} (the world
+     * size). Read-only.
      */
     public static final Info INFO_ENV = Info.environment();
 
@@ -360,6 +362,11 @@ public final class MPI
         env.put("wdir", System.getProperty("user.dir", ""));
         env.put("thread_level", new String[] {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
             "MPI_THREAD_MULTIPLE"}[threadLevel]);
+        // Keys Open MPI adds, which programs written for it read: one application (shmrun starts
+        // one program; spawn and MPMD launches are not supported), its first rank, the job's size.
+        env.put("ompi_num_apps", "1");
+        env.put("ompi_first_rank", "0");
+        env.put("ompi_np", size);
         // Values are cut to what an info value holds (argv could be long).
         env.replaceAll((k, v) -> v.length() >= MAX_INFO_VAL ? v.substring(0, MAX_INFO_VAL - 1) : v);
         INFO_ENV.fill(env);
@@ -571,6 +578,7 @@ public final class MPI
             // MPI-2.2 8.7.1: COMM_SELF is freed first, so its attributes' delete callbacks run
             // (a library's clean-up hook), the last set first.
             COMM_SELF.deleteAllAttributes();
+            awaitUnbufferedSends();
             COMM_WORLD.barrier(BlockedCall.FINALIZE);
             finalized = true;
             process.finalized();
@@ -628,6 +636,34 @@ public final class MPI
     static BsendBuffer attachedBuffer()
     {
         return attached;
+    }
+
+    /** Buffered sends made without an attached buffer that had not left when their call returned. */
+    private static final java.util.List<org.shmpi.ring.SendRequest> UNBUFFERED = new java.util.ArrayList<>();
+
+    static void unbufferedSendQueued(final org.shmpi.ring.SendRequest s)
+    {
+        synchronized (UNBUFFERED)
+        {
+            UNBUFFERED.removeIf(org.shmpi.ring.SendRequest::isComplete);
+            UNBUFFERED.add(s);
+        }
+    }
+
+    /** Waits until every buffered send made without an attached buffer has left (at Finalize). */
+    private static void awaitUnbufferedSends()
+    {
+        synchronized (UNBUFFERED)
+        {
+            for (final org.shmpi.ring.SendRequest s : UNBUFFERED)
+            {
+                if (!s.isComplete())
+                {
+                    engine.await(s);
+                }
+            }
+            UNBUFFERED.clear();
+        }
     }
 
     /**

@@ -256,10 +256,50 @@ public abstract class Struct
         private ByteBuffer buffer;
         private int offset;
 
-        /** The buffer the view reads and writes. */
+        /**
+         * The buffer from this item on: the buffer the view reads and writes when the item is at
+         * its start, else a slice of it ({@code MPI.slice}) that starts at the item, so that a
+         * send of one item of the struct's type from it sends this item (as in Open MPI).
+         */
         public final ByteBuffer getBuffer()
         {
-            return buffer;
+            return at(offset);
+        }
+
+        /**
+         * + The buffer from field {@code field} of this item on (a slice unless that is byte 0),
+         * to send or receive the field's data of type {@code type} in place; protected in Open
+         * MPI's bindings, for the accessors of subclasses.
+         */
+        protected final ByteBuffer getBuffer(final Datatype type, final int field)
+        {
+            return getBuffer(type, field, 0);
+        }
+
+        /**
+         * + The buffer from element {@code index} of field {@code field} of this item on: the
+         * field's byte offset plus {@code index} extents (in bytes) of {@code type}.
+         */
+        protected final ByteBuffer getBuffer(final Datatype type, final int field, final int index)
+        {
+            if (type == null || type.isNull())
+            {
+                throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_TYPE,
+                    "Struct.Data.getBuffer: null or freed datatype"));
+            }
+            final long at = offset + (long)field + (long)index * type.map.extent();
+            if (at < 0 || at > buffer.capacity())
+            {
+                throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_BUFFER,
+                    "Struct.Data.getBuffer: byte " + at + " outside a buffer of " + buffer.capacity() + ": field=" +
+                    field + ", index=" + index + ", datatype=" + type.getName()));
+            }
+            return at((int)at);
+        }
+
+        private ByteBuffer at(final int position)
+        {
+            return position == 0 ? buffer : MPI.slice(buffer, position);
         }
 
         protected final byte getByte(final int field)

@@ -68,6 +68,10 @@ public final class Win implements Freeable
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     /** The caller's memory of a window made over it (what {@code WIN_BASE} gives), else null. */
     private Object userBase;
+    /** The size in bytes a window over the caller's memory was made with (its {@code WIN_SIZE}), else -1. */
+    private long declaredBytes = -1;
+    /** Info {@code no_locks} was {@code "true"} at creation: the window is never locked (MPI-3.1 section 11.2.1). */
+    private boolean noLocks;
 
     /**
      * Java binding of {@code MPI_WIN_CREATE}: a window over {@code size} elements of
@@ -91,11 +95,11 @@ public final class Win implements Freeable
         final int unit = checkedUnit(dispUnit, element, comm);
         final long capacity = base instanceof Buffer ? (long)((Buffer)base).capacity() * element :
             (long)java.lang.reflect.Array.getLength(base) * element;
-        if (bytes > capacity)
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_SIZE, "window of " + size + " elements is larger " +
-                "than its memory of " + capacity / element));
-        }
+        // Open MPI takes the size on trust, so programs declare windows larger than their buffers
+        // and access only what exists. shmpi accepts the size too, but exposes only the memory
+        // that exists: an access past it is MPI.ERR_RMA_RANGE at the origin, never a write
+        // outside the buffer. WIN_SIZE reports the size given.
+        final long exposed = Math.min(bytes, capacity);
         if (base instanceof Buffer && ((Buffer)base).isReadOnly())
         {
             throw comm.handle(new MPIException(ErrorClass.ERR_BASE, "window memory must be writable: a read-only " +
@@ -103,8 +107,9 @@ public final class Win implements Freeable
         }
         final Object memory = Buffers.base(base);
         final long offset = Buffers.offset(base);
-        open(comm, info, m -> ShmWindow.create(MPI.engine(), m, memory, offset, bytes, unit));
+        open(comm, info, m -> ShmWindow.create(MPI.engine(), m, memory, offset, exposed, unit));
         this.userBase = base;
+        this.declaredBytes = bytes;
     }
 
     /**
@@ -181,6 +186,7 @@ public final class Win implements Freeable
             rankOfWorld[world[r]] = r;
         }
         this.info = info == null || info.isNull() ? new Info() : info.dup();
+        this.noLocks = "true".equalsIgnoreCase(this.info.get("no_locks"));
     }
 
     private static int elementSize(final Object base, final Comm comm)
@@ -622,56 +628,59 @@ public final class Win implements Freeable
     }
 
     /**
-     * A request-based operation may only be issued in a passive-target epoch; it is complete in
-     * the target's memory when the call returns, so its request comes back complete.
+     * The request of a request-based operation, issued by the plain call before this. MPI allows
+     * them in passive-target epochs only; Open MPI also in fence and start/complete epochs, and
+     * programs use them there, so shmpi does too: the operation was checked like its plain form
+     * (an access epoch on the target must be open, else {@code MPI.ERR_RMA_SYNC}). It is
+     * complete locally before its request is returned (on served memory this waits for the
+     * target's reply), so the request comes back complete, whichever epoch it is in.
      */
-    private Request requestFor(final int targetRank, final String call)
+    private Request requestFor()
     {
         final ShmWindow w = live();
-        if (targetRank != MPI.PROC_NULL && !w.passiveEpochOn(targetRank))
+        try
         {
-            throw handle(new MPIException(ErrorClass.ERR_RMA_SYNC, call + " outside a passive-target epoch (lock or " +
-                "lockAll) on target " + targetRank));
+            w.completeLocal();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
         }
         return Request.completed(comm, new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, 0));
     }
 
-    /** Java binding of {@code MPI_RPUT}. */
+    /** Java binding of {@code MPI_RPUT}: {@link #put}, and its request (see {@link #requestFor}). */
     public final Request rPut(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
     {
-        final Request r = requestFor(targetRank, "rPut");
         put(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
-        return r;
+        return requestFor();
     }
 
-    /** Java binding of {@code MPI_RGET}. */
+    /** Java binding of {@code MPI_RGET}: {@link #get}, and its request (see {@link #requestFor}). */
     public final Request rGet(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
     {
-        final Request r = requestFor(targetRank, "rGet");
         get(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
-        return r;
+        return requestFor();
     }
 
-    /** Java binding of {@code MPI_RACCUMULATE}. */
+    /** Java binding of {@code MPI_RACCUMULATE}: {@link #accumulate}, and its request (see {@link #requestFor}). */
     public Request rAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType, final Op op)
     {
-        final Request r = requestFor(targetRank, "rAccumulate");
         accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
-        return r;
+        return requestFor();
     }
 
-    /** Java binding of {@code MPI_RGET_ACCUMULATE}. */
+    /** Java binding of {@code MPI_RGET_ACCUMULATE}: {@link #getAccumulate}, and its request (see {@link #requestFor}). */
     public Request rGetAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final Buffer result,
         final int resultCount, final Datatype resultType, final int targetRank, final int targetDisp,
         final int targetCount, final Datatype targetType, final Op op)
     {
-        final Request r = requestFor(targetRank, "rGetAccumulate");
         getAccumulate(origin, orgCount, orgType, result, resultCount, resultType, targetRank, targetDisp, targetCount,
             targetType, op);
-        return r;
+        return requestFor();
     }
 
     /** Runs {@code op} on the live window, its failures through this window's error handler. */
@@ -779,6 +788,7 @@ public final class Win implements Freeable
             {
                 return;
             }
+            checkLocksAllowed("lock");
             w.lock(lockType, rank, assertion);
         }
         catch (final RuntimeException ex)
@@ -808,7 +818,20 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_LOCK_ALL}. */
     public void lockAll(final int assertion)
     {
-        call((w, a) -> w.lockAll(a), assertion);
+        call((w, a) ->
+        {
+            checkLocksAllowed("lockAll");
+            w.lockAll(a);
+        }, assertion);
+    }
+
+    /** {@code MPI.ERR_RMA_SYNC} when the window was made with info {@code no_locks} {@code "true"}. */
+    private void checkLocksAllowed(final String call)
+    {
+        if (noLocks)
+        {
+            throw new MPIException(ErrorClass.ERR_RMA_SYNC, call + " on a window made with info no_locks=true");
+        }
     }
 
     /** Java binding of {@code MPI_WIN_UNLOCK_ALL}. */
@@ -1055,7 +1078,7 @@ public final class Win implements Freeable
                 return userBase != null ? userBase : w.region(me);
             case MPI.WIN_SIZE:
             {
-                final long size = w.regionSize(me);
+                final long size = declaredBytes >= 0 ? declaredBytes : w.regionSize(me);
                 return size <= Integer.MAX_VALUE ? (Object)(int)size : (Object)size;
             }
             case MPI.WIN_DISP_UNIT:

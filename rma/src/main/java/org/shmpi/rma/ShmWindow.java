@@ -1380,6 +1380,21 @@ public final class ShmWindow implements AutoCloseable
         }
     }
 
+    /**
+     * Local completion of every operation this member has issued: the values fetched from served
+     * targets are in the origin buffers and the data sent to them has left those buffers (what
+     * the request of a request-based operation promises). Operations on mapped memory are
+     * complete when their call returns; this waits only for served targets' replies.
+     */
+    public void completeLocal()
+    {
+        checkUsable();
+        if (origin != null)
+        {
+            origin.complete();
+        }
+    }
+
     /** Whether member {@code rank}'s memory is served by its owner (the others cannot map it). */
     public boolean isServed(final int rank)
     {

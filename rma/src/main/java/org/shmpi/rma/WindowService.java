@@ -380,16 +380,21 @@ final class WindowService implements ProgressAgent
             dirty[target] = true;
         }
 
-        /** Accumulate ({@code result} null) or get-accumulate; {@code in} holds the packed origin data. */
+        /**
+         * Accumulate ({@code resultLayout} null) or get-accumulate into {@code resultLayout} over
+         * {@code result}/{@code resultOffset} (a null {@code result} is a direct buffer: the offset
+         * is its address); {@code in} holds the packed origin data.
+         */
         void accumulate(final byte[] in, final long bytes, final int target, final long offset, final TypeMap map,
             final long items, final int reduction, final int kind, final Object result, final long resultOffset,
             final DataLayout resultLayout)
         {
-            if (result != null)
+            final boolean fetching = resultLayout != null;
+            if (fetching)
             {
                 pending.add(engine.irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes, resultLayout));
             }
-            final byte[] h = header(result == null ? ACCUMULATE : GET_ACCUMULATE, offset, bytes, map, items);
+            final byte[] h = header(fetching ? GET_ACCUMULATE : ACCUMULATE, offset, bytes, map, items);
             UnsafeApi.putInt(h, BYTES + 32, reduction);
             UnsafeApi.putInt(h, BYTES + 36, kind);
             send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);

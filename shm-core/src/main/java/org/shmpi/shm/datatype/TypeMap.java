@@ -12,8 +12,10 @@ import java.util.Arrays;
  * <p>Bounds follow the standard (MPI-2.2 section 4.1): {@code lb} and {@code ub} are the least
  * and greatest bound over the copies of the old types; a struct's {@code ub} is rounded up so
  * that its extent is a multiple of the largest alignment of its parts, unless some part has
- * explicit bounds ({@link #resized}); {@code trueLb} and {@code trueUb} bound the data bytes
- * alone. A map with no data has all four at 0.
+ * explicit bounds ({@link #resized}); {@code trueLb} and {@code trueUb} bound the bytes the
+ * blocks cover, which the range checks use. {@link #trueExtent()} reports MPI's true extent,
+ * which ends at the last data byte: a pair type's tail padding (MPI_LONG_INT is 16 bytes, its
+ * data ends at 12) is copied but is not data. A map with no data has all of them at 0.
  *
  * <p>{@link #layout()} is the copy program the engines use for {@code count} items of it.
  */
@@ -27,6 +29,8 @@ public final class TypeMap
     private final long ub;
     private final long trueLb;
     private final long trueUb;
+    /** One past the last data byte: {@code trueUb} less any tail padding of basic pair types there. */
+    private final long dataUb;
     private final boolean explicitBounds;
     private final int alignment;
     /** Signature, run-length coded: {@code sigCount[i]} basic elements of kind {@code sigKind[i]}. */
@@ -35,7 +39,7 @@ public final class TypeMap
     private DataLayout layout;
 
     private TypeMap(final long[] disp, final long[] len, final long lb, final long ub, final long trueLb,
-        final long trueUb, final boolean explicitBounds, final int alignment, final int[] sigKind,
+        final long trueUb, final long dataUb, final boolean explicitBounds, final int alignment, final int[] sigKind,
         final long[] sigCount)
     {
         this.disp = disp;
@@ -49,6 +53,7 @@ public final class TypeMap
         this.ub = ub;
         this.trueLb = trueLb;
         this.trueUb = trueUb;
+        this.dataUb = dataUb;
         this.explicitBounds = explicitBounds;
         this.alignment = alignment;
         this.sigKind = sigKind;
@@ -58,11 +63,20 @@ public final class TypeMap
     /** A basic type: {@code bytes} bytes at displacement 0, one element of {@code kind}, aligned to its size (at most 8). */
     public static TypeMap basic(final int kind, final int bytes)
     {
-        if (bytes <= 0)
+        return basic(kind, bytes, bytes);
+    }
+
+    /**
+     * A basic type of {@code bytes} bytes whose data ends at byte {@code dataEnd} (a pair type
+     * with tail padding: value, index, padding), one element of {@code kind}.
+     */
+    public static TypeMap basic(final int kind, final int bytes, final int dataEnd)
+    {
+        if (bytes <= 0 || dataEnd <= 0 || dataEnd > bytes)
         {
-            throw new IllegalArgumentException("basic type of " + bytes + " bytes");
+            throw new IllegalArgumentException("basic type of " + bytes + " bytes, data ending at " + dataEnd);
         }
-        return new TypeMap(new long[] {0}, new long[] {bytes}, 0, bytes, 0, bytes, false, Math.min(bytes, 8),
+        return new TypeMap(new long[] {0}, new long[] {bytes}, 0, bytes, 0, bytes, dataEnd, false, Math.min(bytes, 8),
             new int[] {kind}, new long[] {1});
     }
 
@@ -142,14 +156,14 @@ public final class TypeMap
         // The standard's epsilon: the extent rounds up to a multiple of the largest alignment.
         final long extent = t.ub - t.lb;
         final long padded = (extent + align - 1) / align * align;
-        return padded == extent ? t : new TypeMap(t.disp, t.len, t.lb, t.lb + padded, t.trueLb, t.trueUb, false,
+        return padded == extent ? t : new TypeMap(t.disp, t.len, t.lb, t.lb + padded, t.trueLb, t.trueUb, t.dataUb, false,
             align, t.sigKind, t.sigCount);
     }
 
     /** {@code MPI_TYPE_CREATE_RESIZED}: the same data, with lower bound {@code lb} and extent {@code extent}, in bytes. */
     public static TypeMap resized(final TypeMap old, final long lb, final long extent)
     {
-        return new TypeMap(old.disp, old.len, lb, lb + extent, old.trueLb, old.trueUb, true, old.alignment,
+        return new TypeMap(old.disp, old.len, lb, lb + extent, old.trueLb, old.trueUb, old.dataUb, true, old.alignment,
             old.sigKind, old.sigCount);
     }
 
@@ -351,9 +365,10 @@ public final class TypeMap
         return trueLb;
     }
 
+    /** MPI's true extent: from the first data byte to one past the last. */
     public long trueExtent()
     {
-        return trueUb - trueLb;
+        return dataUb - trueLb;
     }
 
     /** Number of blocks in the flattened map (1 for a basic type). */
@@ -517,6 +532,7 @@ public final class TypeMap
         private long ub = Long.MIN_VALUE;
         private long trueLb = Long.MAX_VALUE;
         private long trueUb = Long.MIN_VALUE;
+        private long dataUb = Long.MIN_VALUE;
         private boolean placed;
 
         void place(final TypeMap t, final long shift)
@@ -528,6 +544,7 @@ public final class TypeMap
             {
                 trueLb = Math.min(trueLb, t.trueLb + shift);
                 trueUb = Math.max(trueUb, t.trueUb + shift);
+                dataUb = Math.max(dataUb, t.dataUb + shift);
             }
             for (int i = 0; i < t.disp.length; i++)
             {
@@ -588,8 +605,9 @@ public final class TypeMap
             {
                 trueLb = 0;
                 trueUb = 0;
+                dataUb = 0;
             }
-            return new TypeMap(Arrays.copyOf(disp, blocks), Arrays.copyOf(len, blocks), lb, ub, trueLb, trueUb,
+            return new TypeMap(Arrays.copyOf(disp, blocks), Arrays.copyOf(len, blocks), lb, ub, trueLb, trueUb, dataUb,
                 explicitBounds, alignment, Arrays.copyOf(sigKind, runs), Arrays.copyOf(sigCount, runs));
         }
     }
