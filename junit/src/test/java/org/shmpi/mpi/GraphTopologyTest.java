@@ -436,7 +436,7 @@ class GraphTopologyTest
         expectClass(MPI.ERR_RANK, () -> world.createDistGraph(new int[] {me == 0 ? -1 : me}, new int[] {1},
             new int[] {next}, none, false));
         expectClass(MPI.ERR_ARG, () -> world.createDistGraph(new int[] {me}, new int[] {-1}, new int[0], none, false));
-        expectClass(MPI.ERR_ARG, () -> world.createDistGraph(new int[] {me}, new int[] {1, 1}, new int[] {next, next},
+        expectClass(MPI.ERR_ARG, () -> world.createDistGraph(new int[] {me, me}, new int[] {1}, new int[] {next, next},
             none, false));
         expectClass(MPI.ERR_ARG, () -> world.createDistGraph(new int[] {me}, new int[] {2}, new int[] {next}, none,
             false));

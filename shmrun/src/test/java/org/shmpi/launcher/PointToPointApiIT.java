@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.shmpi.launcher.ShmrunHarness.*;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -115,6 +117,21 @@ class PointToPointApiIT
         assertEquals(List.of(), jobDirectoriesOf(r.pid));
     }
 
+    /** File.callErrhandler under ERRORS_ARE_FATAL set on the file aborts the job (under ERRORS_RETURN: junit's OpenMpiBehaviourTest). */
+    @Test
+    void fileCallErrhandlerUnderErrorsAreFatalAbortsTheJob(@TempDir final Path dir) throws Exception
+    {
+        final String file = dir.resolve("fatal.dat").toString();
+        final Result r = run("file-call-errhandler", 60, scenario(2, List.of(), "file-call-errhandler", "1",
+            Integer.toString(MPI_ERR_IO), file));
+        assertEquals(MPI_ERR_IO, r.exit, r.toString());
+        assertTrue(r.err.contains("shmpi: rank 1: MPI_ERR_IO on file " + file), r.toString());
+        assertTrue(r.err.contains("error raised by the application"), r.toString());
+        assertFalse(r.out.contains("UNEXPECTED"), r.toString());
+        assertEquals(List.of(), jobDirectoriesOf(r.pid));
+    }
+
+    private static final int MPI_ERR_IO = 35;
     private static final int MPI_ERR_RANK = 6;
     private static final int MPI_ERR_ARG = 13;
 }

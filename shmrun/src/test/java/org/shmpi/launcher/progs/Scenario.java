@@ -264,6 +264,21 @@ public final class Scenario
                 }
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
                 break;
+            case "file-call-errhandler":
+            {
+                // A file's handler set to ERRORS_ARE_FATAL: callErrhandler on it aborts the job with
+                // the code's class. args[3]: the file, on rank target only.
+                MPI.COMM_WORLD.barrier();
+                if (rank == target)
+                {
+                    final mpi.File f = new mpi.File(MPI.COMM_SELF, args[3], MPI.MODE_CREATE | MPI.MODE_RDWR);
+                    f.setErrhandler(MPI.ERRORS_ARE_FATAL);
+                    f.callErrhandler(code);
+                    System.out.println("UNEXPECTED: File.callErrhandler returned under ERRORS_ARE_FATAL");
+                }
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, target, 99);
+                break;
+            }
             case "start-and-finalize":
                 // What a rank sees before anything has set its error handler, and after Finalize.
                 System.out.println("START rank=" + rank + " errhandler-fatal=" +
