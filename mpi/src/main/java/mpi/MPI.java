@@ -911,7 +911,10 @@ public final class MPI
      * A view of {@code buf} that starts {@code offset} bytes in and ends at its capacity, in
      * native byte order (as Open MPI's). Sends and receives on it address from its first element.
      * Unlike Open MPI's, the position and limit of {@code buf} are left as they are (and do not
-     * bound the view).
+     * bound the view). As in Open MPI, a datatype with a negative lower bound reaches back from
+     * the view's first element into {@code buf}; shmpi checks every byte it touches against the
+     * whole memory the view is part of (the array, or the direct allocation): {@code MPI.ERR_BUFFER}
+     * outside it.
      *
      * @param buf    the buffer (direct or heap)
      * @param offset index of the view's first element in {@code buf}, 0 to its capacity

@@ -186,7 +186,29 @@ public final class Win implements Freeable
             rankOfWorld[world[r]] = r;
         }
         this.info = info == null || info.isNull() ? new Info() : info.dup();
-        this.noLocks = "true".equalsIgnoreCase(this.info.get("no_locks"));
+        this.noLocks = isTrue(this.info.get("no_locks"));
+    }
+
+    /** An info value read as a boolean, as Open MPI reads one: "true", "yes" or a nonzero integer. */
+    private static boolean isTrue(final String value)
+    {
+        if (value == null)
+        {
+            return false;
+        }
+        final String v = value.trim();
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes"))
+        {
+            return true;
+        }
+        try
+        {
+            return Integer.parseInt(v) != 0;
+        }
+        catch (final NumberFormatException ex)
+        {
+            return false;
+        }
     }
 
     private static int elementSize(final Object base, final Comm comm)

@@ -268,6 +268,24 @@ class OpenMpiBehaviourTest
             expectError(MPI.ERR_BUFFER, () -> world.send(MPI.slice(data, 15), 2, back, right, 33));
             world.setErrhandler(MPI.ERRORS_ARE_FATAL);
         }
+        // A window's memory is its own allocation: the window's control words before it and the
+        // next member's region after it are out of reach.
+        for (final int flavor : new int[] {Win.FLAVOR_PRIVATE, Win.FLAVOR_SHARED})
+        {
+            final Win w = new Win(16, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(1), flavor);
+            final IntBuffer mine = ((ByteBuffer)w.getAttr(MPI.WIN_BASE)).order(ByteOrder.nativeOrder()).asIntBuffer();
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            expectError(MPI.ERR_BUFFER, () -> world.send(MPI.slice(mine, 0), 1, back, right, 34));
+            expectError(MPI.ERR_BUFFER, () -> world.send(MPI.slice(mine, 15), 2, back, right, 34));
+            if (flavor == Win.FLAVOR_SHARED)
+            {
+                final IntBuffer peer = w.sharedQuery(right).getBuffer().order(ByteOrder.nativeOrder()).asIntBuffer();
+                expectError(MPI.ERR_BUFFER, () -> world.recv(MPI.slice(peer, 0), 1, back, left, 34));
+            }
+            world.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            world.barrier();
+            w.free();
+        }
         back.free();
     }
 
@@ -607,7 +625,8 @@ class OpenMpiBehaviourTest
     @Test
     void windowLargerThanItsBuffer()
     {
-        final List<Object> memories = List.of(MPI.newIntBuffer(8), new int[8], MPI.newIntBuffer(16384));
+        final List<Object> memories = List.of(MPI.newIntBuffer(8), new int[8], MPI.newIntBuffer(16384),
+            MPI.newIntBuffer(0));
         for (final Object memory : memories)
         {
             final int real = memory instanceof int[] ? 8 : ((IntBuffer)memory).capacity();
@@ -615,18 +634,25 @@ class OpenMpiBehaviourTest
             assertEquals(4 * (real + 8), w.getAttr(MPI.WIN_SIZE));
             w.setErrhandler(MPI.ERRORS_RETURN);
             w.lockAll(0);
-            w.put(ints(true, 40 + rank), 1, MPI.INT, right, real - 1, 1, MPI.INT);
+            if (real > 0)
+            {
+                w.put(ints(true, 40 + rank), 1, MPI.INT, right, real - 1, 1, MPI.INT);
+            }
             expectError(MPI.ERR_RMA_RANGE, () -> w.put(ints(true, 99), 1, MPI.INT, right, real, 1, MPI.INT));
-            expectError(MPI.ERR_RMA_RANGE, () -> w.put(ints(true, 99, 99), 2, MPI.INT, right, real - 1, 2,
-                MPI.INT));
+            expectError(MPI.ERR_RMA_RANGE, () -> w.put(ints(true, 99, 99), 2, MPI.INT, right, Math.max(0, real - 1),
+                2, MPI.INT));
             expectError(MPI.ERR_RMA_RANGE, () -> w.get(result(true, 1), 1, MPI.INT, right, real + 7, 1, MPI.INT));
             expectError(MPI.ERR_RMA_RANGE, () -> w.fetchAndOp(ints(true, 1), result(true, 1), MPI.INT, right,
                 real + 2, MPI.SUM));
             w.flushAll();
             w.unlockAll();
             world.barrier();
-            final int lastInt = memory instanceof int[] ? ((int[])memory)[real - 1] : ((IntBuffer)memory).get(real - 1);
-            assertEquals(40 + left, lastInt, "the last int of the buffer took the put");
+            if (real > 0)
+            {
+                final int lastInt = memory instanceof int[] ? ((int[])memory)[real - 1] :
+                    ((IntBuffer)memory).get(real - 1);
+                assertEquals(40 + left, lastInt, "the last int of the buffer took the put");
+            }
             world.barrier();
             w.free();
         }

@@ -295,12 +295,12 @@ class WindowTest
     void namesInfoAndAttributes()
     {
         final Info info = new Info();
-        info.set("no_locks", "true");
+        info.set("accumulate_ordering", "none");
         final Win win = new Win(8, 1, info, world, MPI.newByteBuffer(1), Win.FLAVOR_PRIVATE);
         assertEquals("", win.getName());
         win.setName("cells");
         assertEquals("cells", win.getName());
-        assertEquals("true", win.getInfo().get("no_locks"));
+        assertEquals("none", win.getInfo().get("accumulate_ordering"));
         final int key = Win.createKeyval();
         win.setAttr(key, "payload");
         assertEquals("payload", win.getAttr(key));

@@ -521,19 +521,12 @@ public final class ShmWindow implements AutoCloseable
                 throw new ShmpiException(ErrorClass.ERR_SIZE, "region of " + size[rank] + " bytes is too large for " +
                     "one buffer");
             }
-            final ByteBuffer whole;
-            final long start;
-            if (peerHeaps[rank] != null)
-            {
-                whole = peerHeaps[rank].newByteBufferView();
-                start = base[rank] - peerHeaps[rank].address();
-            }
-            else
-            {
-                whole = segment.newByteBufferView();
-                start = base[rank] - segment.address();
-            }
-            v = whole.slice((int)start, (int)size[rank]).order(ByteOrder.nativeOrder());
+            // A buffer of the region's own, not a slice of the whole segment: a user's datatype
+            // with a negative lower bound over it may reach back within the buffer's allocation
+            // (mpi.Buffers), which must not take in the window's control words or another
+            // member's region.
+            final org.shmpi.shm.segment.Segment holder = peerHeaps[rank] != null ? peerHeaps[rank] : segment;
+            v = holder.newByteBufferView(base[rank] - holder.address(), (int)size[rank]);
             views[rank] = v;
         }
         return v.duplicate().order(ByteOrder.nativeOrder());

@@ -444,17 +444,29 @@ final class WindowService implements ProgressAgent
             pending.clear();
         }
 
-        /** Waits for the replies and sends outstanding, without flushing (the fetched values are in place). */
+        /**
+         * Waits for the replies and sends outstanding, without flushing (the fetched values are
+         * in place); a failed one is raised, as by {@link #flush}.
+         */
         void complete()
         {
+            int failed = ErrorClass.SUCCESS;
             for (final EngineRequest r : pending)
             {
                 if (!r.isComplete())
                 {
                     engine.await(r, BlockedCall.OTHER);
                 }
+                if (failed == ErrorClass.SUCCESS && r.errorClass() != ErrorClass.SUCCESS)
+                {
+                    failed = r.errorClass();
+                }
             }
             pending.clear();
+            if (failed != ErrorClass.SUCCESS)
+            {
+                throw new ShmpiException(failed, "one-sided operation on served window memory failed");
+            }
         }
 
     }

@@ -119,6 +119,34 @@ public final class Segment
         return view.order(ByteOrder.nativeOrder());
     }
 
+    /**
+     * A direct buffer (native byte order) over {@code length} bytes from byte {@code offset} of
+     * this segment, made on its own: it is no view of a buffer over the whole segment, so
+     * nothing reached through it (a slice, the JDK's attachment) extends past those bytes.
+     */
+    public ByteBuffer newByteBufferView(final long offset, final int length)
+    {
+        if (!mapped)
+        {
+            throw new IllegalStateException("segment is unmapped: name=" + name);
+        }
+        if (offset < 0 || length < 0 || offset + length > length())
+        {
+            throw new IllegalArgumentException("view outside the segment: name=" + name + ", offset=" + offset +
+                ", length=" + length + ", segmentLength=" + length());
+        }
+        final ByteBuffer view;
+        try
+        {
+            view = new com.sun.jna.Pointer(address() + offset).getByteBuffer(0, length);
+        }
+        catch (final LinkageError ex)
+        {
+            throw new UnsupportedOperationException("cannot wrap segment memory without JNA: name=" + name, ex);
+        }
+        return view.order(ByteOrder.nativeOrder());
+    }
+
     public SegmentKind kind()
     {
         return kind;
