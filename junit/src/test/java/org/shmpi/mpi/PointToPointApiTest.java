@@ -302,9 +302,12 @@ class PointToPointApiTest
         {
             final Datatype d = base.clone();
             final Datatype d2 = base.dup();
-            // As in Open MPI, a basic type's size and extent count elements of itself: 1.
-            expect(d != base && d2 != base && !d.isNull() && d.getSize() == 1 && base.getSize() == 1 &&
-                d.getExtent() == 1 && d.getName().equals(base.getName()), "dup of " + base);
+            // As in Open MPI, a basic type's size and extent count elements of itself (1), a pair
+            // type's count bytes (DOUBLE_INT: 12 of data, extent 16); a dup counts as its type.
+            final int size = base == MPI.INT ? 1 : 12;
+            final int extent = base == MPI.INT ? 1 : 16;
+            expect(d != base && d2 != base && !d.isNull() && d.getSize() == size && base.getSize() == size &&
+                d.getExtent() == extent && d.getName().equals(base.getName()), "dup of " + base);
             final int bytes = base == MPI.INT ? 4 : 16;
             final ByteBuffer out = MPI.newByteBuffer(2 * bytes);
             out.putInt(0, 5);
