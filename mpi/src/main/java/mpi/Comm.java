@@ -2695,9 +2695,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         check();
         final Errhandler h = getErrhandler();
-        final MPIException error = new MPIException(errorCode, "error raised by the application: " +
-            (errorCode > ErrorClass.ERR_LASTCODE ? "code " + errorCode + " " + MPI.getErrorString(errorCode) :
-            ErrorClass.name(errorCode)));
+        final MPIException error = applicationError(errorCode);
         if (h.fatal)
         {
             MPI.fatalError(this, error);
@@ -3034,6 +3032,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /** Runs {@code handler} on {@code error} of a call on {@code comm}: aborts the job when it is fatal. */
+    /** The error a {@code callErrhandler} of communicators, windows and files raises for {@code errorCode}. */
+    static MPIException applicationError(final int errorCode)
+    {
+        return new MPIException(errorCode, "error raised by the application: " +
+            (errorCode > ErrorClass.ERR_LASTCODE ? "code " + errorCode + " " + MPI.getErrorString(errorCode) :
+            ErrorClass.name(errorCode)));
+    }
+
     static void apply(final Errhandler handler, final Comm comm, final MPIException error)
     {
         if (handler.fatal)

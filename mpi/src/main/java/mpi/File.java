@@ -719,9 +719,7 @@ public final class File
     public void callErrhandler(final int errorCode)
     {
         MPI.check();
-        final MPIException error = new MPIException(errorCode, "error raised by the application: " +
-            (errorCode > ErrorClass.ERR_LASTCODE ? "code " + errorCode + " " + MPI.getErrorString(errorCode) :
-            ErrorClass.name(errorCode)));
+        final MPIException error = Comm.applicationError(errorCode);
         Comm.apply(file == null ? nullHandler() : errhandler, comm == null ? MPI.COMM_WORLD : comm, error);
     }
 }

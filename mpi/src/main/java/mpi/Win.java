@@ -1040,9 +1040,7 @@ public final class Win implements Freeable
         live();
         if (errhandler.winFunction != null)
         {
-            errhandler.winFunction.call(this, new MPIException(errorCode, "error raised by the application: " +
-                (errorCode > ErrorClass.ERR_LASTCODE ? "code " + errorCode + " " + MPI.getErrorString(errorCode) :
-                ErrorClass.name(errorCode))));
+            errhandler.winFunction.call(this, Comm.applicationError(errorCode));
             return;
         }
         comm.errhandler = errhandler;
