@@ -364,7 +364,7 @@ final class Collectives
         if (comm.isInter())
         {
             // A barrier in each group, the two rank 0s swap an empty message, a barrier in each group again.
-            final Members remote = new Members(m.engine(), comm.peers, -1, comm.collContextId, m.tag());
+            final Members remote = new Members(m.rankContext(), comm.peers, -1, comm.collContextId, m.tag());
             final int[] peer = comm.getRank() == 0 ? new int[] {0} : new int[0];
             final byte[] none = new byte[0];
             final Collective c = new org.shmpi.coll.Barrier(m).then(new NeighborExchange(remote, peer, new int[peer.length],

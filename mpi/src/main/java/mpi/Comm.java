@@ -7,7 +7,7 @@ import org.shmpi.coll.Members;
 import org.shmpi.coll.Schedule;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.JobAbortedException;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.RecvRequest;
 import org.shmpi.ring.SendRequest;
 import org.shmpi.ring.UnexpectedMessage;
@@ -229,12 +229,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 bufferedSend(buf, type, bytes, dest, tag);
                 return;
             }
-            final PointToPointEngine engine = engine();
-            final SendRequest s = engine.isend(contextId, peers[dest], tag, Buffers.base(buf), Buffers.offset(buf),
+            final RankContext ctx = MPI.context();
+            final SendRequest s = ctx.transport().isend(contextId, peers[dest], tag, Buffers.base(buf), Buffers.offset(buf),
                 bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD, type.layout());
             if (!s.isComplete())
             {
-                engine.await(s);
+                ctx.progress().await(s);
             }
         }
         catch (final RuntimeException ex)
@@ -265,7 +265,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             // The engine request references the attached array as its base: it stays reachable.
-            s = engine().isend(contextId, peers[dest], tag, attached.buffer, held.dataOffset(), bytes,
+            s = context().transport().isend(contextId, peers[dest], tag, attached.buffer, held.dataOffset(), bytes,
                 SendRequest.MODE_STANDARD);
         }
         catch (final RuntimeException ex)
@@ -287,19 +287,19 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     private void unbufferedSend(final Object buf, final Datatype type, final long bytes, final int dest, final int tag)
     {
-        final PointToPointEngine engine = engine();
-        if (bytes > engine.eagerLimit())
+        final RankContext ctx = MPI.context();
+        if (bytes > ctx.transport().eagerLimit())
         {
             throw new MPIException(ErrorClass.ERR_BUFFER, "buffered send without an attached buffer " +
                 "(MPI.attachBuffer) of a message above the eager limit: bytes=" + bytes + ", eagerLimit=" +
-                engine.eagerLimit());
+                ctx.transport().eagerLimit());
         }
         final byte[] copy = new byte[(int)bytes];
         if (bytes > 0)
         {
             type.layout().pack(Buffers.base(buf), Buffers.offset(buf), 0, copy, Buffers.BYTE_ARRAY_BASE, bytes);
         }
-        final SendRequest s = engine.isend(contextId, peers[dest], tag, copy, Buffers.BYTE_ARRAY_BASE, bytes,
+        final SendRequest s = ctx.transport().isend(contextId, peers[dest], tag, copy, Buffers.BYTE_ARRAY_BASE, bytes,
             SendRequest.MODE_STANDARD);
         if (!s.isComplete())
         {
@@ -330,8 +330,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            final PointToPointEngine engine = engine();
-            final RecvRequest r = engine.recv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
+            final RankContext ctx = MPI.context();
+            final RecvRequest r = ctx.transport().recv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
                 Buffers.offset(buf), bytes, type.layout(), BlockedCall.RECV);
             final Status status = new Status(commRankOf(r.source()), r.tag(), r.errorClass(), r.storedLength());
             if (r.isTruncated())
@@ -682,7 +682,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 bufferedSend(buf, type, bytes, dest, tag);
                 return Request.completed(this, Status.empty());
             }
-            final EngineRequest s = engine().isend(contextId, peers[dest], tag, Buffers.base(buf),
+            final EngineRequest s = context().transport().isend(contextId, peers[dest], tag, Buffers.base(buf),
                 Buffers.offset(buf), bytes, mode == MODE_SYNC ? SendRequest.MODE_SYNC : SendRequest.MODE_STANDARD,
                 type.layout());
             // The engine may hold only the raw address: the buffer must outlive a freed request.
@@ -707,7 +707,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 return Request.completed(this, new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0));
             }
-            final RecvRequest r = engine().irecv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
+            final RecvRequest r = context().transport().irecv(contextId, worldSource(source), engineTag(tag), Buffers.base(buf),
                 Buffers.offset(buf), bytes, type.layout());
             // The engine may hold only the raw address: the buffer must outlive a freed request.
             r.retain(buf);
@@ -833,7 +833,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            final UnexpectedMessage m = engine().probe(contextId, worldSource(source), engineTag(tag));
+            final UnexpectedMessage m = context().transport().probe(contextId, worldSource(source), engineTag(tag));
             return m == null ? null : statusOf(m);
         }
         catch (final RuntimeException ex)
@@ -854,7 +854,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            return statusOf(engine().probeBlocking(contextId, worldSource(source), engineTag(tag)));
+            return statusOf(context().transport().probeBlocking(contextId, worldSource(source), engineTag(tag)));
         }
         catch (final RuntimeException ex)
         {
@@ -916,7 +916,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     private void disseminate(final int call)
     {
         final int n = members.length;
-        final PointToPointEngine engine = engine();
+        final RankContext ctx = MPI.context();
         final byte[] none = new byte[0];
         final long base = Buffers.BYTE_ARRAY_BASE;
         final int collContext = collContextId;
@@ -924,8 +924,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final int to = members[(myRank + dist) % n];
             final int from = members[(myRank - dist + n) % n];
-            engine.send(collContext, to, k, none, base, 0, call);
-            engine.recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
+            ctx.transport().send(collContext, to, k, none, base, 0, call);
+            ctx.transport().recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
         }
     }
 
@@ -1887,7 +1887,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 return null;
             }
-            s = org.shmpi.coll.ShmLargeCollectives.attachOrNull(engine(), members, myRank, collContextId,
+            s = org.shmpi.coll.ShmLargeCollectives.attachOrNull(context(), members, myRank, collContextId,
                 org.shmpi.coll.CollectiveSettings.current().chunkBytes(members.length),
                 org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
             shmLarge = s;
@@ -1915,7 +1915,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 return null;
             }
-            s = org.shmpi.coll.ShmCollectives.attachOrNull(engine(), members, myRank, collContextId,
+            s = org.shmpi.coll.ShmCollectives.attachOrNull(context(), members, myRank, collContextId,
                 org.shmpi.coll.CollectiveSettings.current().dataBytes(), Locality.collectiveGroups(this, members.length),
                 org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
             shmUnavailable = s == null;
@@ -1936,7 +1936,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             sequence = collectiveSequence++;
         }
-        return new Members(engine(), members, myRank, collContextId, COLL_TAG_BASE + 1024 * (sequence & 0xFFFF));
+        return new Members(context(), members, myRank, collContextId, COLL_TAG_BASE + 1024 * (sequence & 0xFFFF));
     }
 
     /** Runs a blocking collective, raising its failure through the error handler. */
@@ -2022,9 +2022,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     static int[] agree(final int[] group, final int me, final int root, final int collContext, final int sequence,
         final ContextAgreement.Bridge bridge, final int call)
     {
-        final ContextAgreement agreement = new ContextAgreement(MPI.engine().contexts(), group, me, root, collContext,
+        final ContextAgreement agreement = new ContextAgreement(MPI.context().contexts(), group, me, root, collContext,
             sequence, bridge);
-        new Schedule(MPI.engine(), "context agreement", agreement.first()).runToCompletion(call);
+        new Schedule(MPI.context(), "context agreement", agreement.first()).runToCompletion(call);
         return agreement.result();
     }
 
@@ -2229,7 +2229,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             final int me = myRank;
             final String parent = name;
             final int sequence = nextNonblockingAgreement();
-            final ContextAgreement agreement = new ContextAgreement(engine().contexts(), local, me, 0, collContextId,
+            final ContextAgreement agreement = new ContextAgreement(context().contexts(), local, me, 0, collContextId,
                 sequence, bridgeToRemote(ContextAgreement.tags(sequence)));
             agreement.then(step ->
             {
@@ -2237,8 +2237,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 if (failed != null)
                 {
                     // Every member took part; this one gives its ids back and reports the copy's failure.
-                    engine().contexts().release(ids[0]);
-                    engine().contexts().release(ids[1]);
+                    context().contexts().release(ids[0]);
+                    context().contexts().release(ids[1]);
                     final int errorClass = failed instanceof MPIException ? ((MPIException)failed).getErrorClass() :
                         failed instanceof ShmpiException ? ((ShmpiException)failed).errorClass() : ErrorClass.ERR_OTHER;
                     throw new ShmpiException(errorClass, "iDup: an attribute copy callback failed: " + failed, failed);
@@ -2247,7 +2247,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 MPI.nameContexts(target, "dup of " + parent);
                 return null;
             });
-            final Schedule schedule = new Schedule(engine(), "iDup of " + parent, agreement.first());
+            final Schedule schedule = new Schedule(context(), "iDup of " + parent, agreement.first());
             target.creation = new Request(this, schedule.request(), null);
             schedule.start();
             return into;
@@ -2378,7 +2378,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     final int[] allgatherInts(final int[] mine, final int call)
     {
-        final PointToPointEngine engine = engine();
+        final RankContext ctx = MPI.context();
         final int n = members.length;
         final int w = mine.length;
         final long base = Buffers.BYTE_ARRAY_BASE;
@@ -2390,20 +2390,20 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             final byte[] one = new byte[4 * w];
             for (int r = 1; r < n; r++)
             {
-                engine.recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
+                ctx.transport().recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
                 System.arraycopy(one, 0, all, 4 * w * r, one.length);
             }
             for (int r = 1; r < n; r++)
             {
-                engine.send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
+                ctx.transport().send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
             }
         }
         else
         {
             final byte[] one = new byte[4 * w];
             java.nio.ByteBuffer.wrap(one).asIntBuffer().put(mine);
-            engine.send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
-            engine.recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
+            ctx.transport().send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
+            ctx.transport().recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
         }
         final int[] out = new int[w * n];
         java.nio.ByteBuffer.wrap(all).asIntBuffer().get(out);
@@ -2420,7 +2420,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     final int[] bcastInts(final int[] data, final int root, final int call)
     {
-        final PointToPointEngine engine = engine();
+        final RankContext ctx = MPI.context();
         final long base = Buffers.BYTE_ARRAY_BASE;
         if (myRank == root)
         {
@@ -2432,16 +2432,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 if (r != root)
                 {
-                    engine.send(collContextId, members[r], TAG_BCAST, length, base, 4, call);
-                    engine.send(collContextId, members[r], TAG_BCAST, all, base, all.length, call);
+                    ctx.transport().send(collContextId, members[r], TAG_BCAST, length, base, 4, call);
+                    ctx.transport().send(collContextId, members[r], TAG_BCAST, all, base, all.length, call);
                 }
             }
             return data.clone();
         }
         final byte[] length = new byte[4];
-        engine.recv(collContextId, members[root], TAG_BCAST, length, base, 4, DataLayout.CONTIGUOUS, call);
+        ctx.transport().recv(collContextId, members[root], TAG_BCAST, length, base, 4, DataLayout.CONTIGUOUS, call);
         final byte[] all = new byte[4 * java.nio.ByteBuffer.wrap(length).getInt()];
-        engine.recv(collContextId, members[root], TAG_BCAST, all, base, all.length, DataLayout.CONTIGUOUS, call);
+        ctx.transport().recv(collContextId, members[root], TAG_BCAST, all, base, all.length, DataLayout.CONTIGUOUS, call);
         final int[] out = new int[all.length / 4];
         java.nio.ByteBuffer.wrap(all).asIntBuffer().get(out);
         return out;
@@ -2454,20 +2454,20 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     static int[] exchangeInts(final int context, final int peer, final int tag, final int[] mine, final int call)
     {
-        final PointToPointEngine engine = MPI.engine();
+        final RankContext ctx = MPI.context();
         final long base = Buffers.BYTE_ARRAY_BASE;
         final byte[] length = new byte[4];
         java.nio.ByteBuffer.wrap(length).putInt(mine.length);
         final byte[] all = new byte[4 * mine.length];
         java.nio.ByteBuffer.wrap(all).asIntBuffer().put(mine);
-        final SendRequest s1 = engine.isend(context, peer, tag, length, base, 4, SendRequest.MODE_STANDARD);
-        final SendRequest s2 = engine.isend(context, peer, tag, all, base, all.length, SendRequest.MODE_STANDARD);
+        final SendRequest s1 = ctx.transport().isend(context, peer, tag, length, base, 4, SendRequest.MODE_STANDARD);
+        final SendRequest s2 = ctx.transport().isend(context, peer, tag, all, base, all.length, SendRequest.MODE_STANDARD);
         final byte[] theirLength = new byte[4];
-        engine.recv(context, peer, tag, theirLength, base, 4, DataLayout.CONTIGUOUS, call);
+        ctx.transport().recv(context, peer, tag, theirLength, base, 4, DataLayout.CONTIGUOUS, call);
         final byte[] theirs = new byte[4 * java.nio.ByteBuffer.wrap(theirLength).getInt()];
-        engine.recv(context, peer, tag, theirs, base, theirs.length, DataLayout.CONTIGUOUS, call);
-        engine.await(s1, call);
-        engine.await(s2, call);
+        ctx.transport().recv(context, peer, tag, theirs, base, theirs.length, DataLayout.CONTIGUOUS, call);
+        ctx.progress().await(s1, call);
+        ctx.progress().await(s2, call);
         final int[] out = new int[theirs.length / 4];
         java.nio.ByteBuffer.wrap(theirs).asIntBuffer().get(out);
         return out;
@@ -2481,7 +2481,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     final int[][] allgathervInts(final int[] mine, final int call)
     {
         final int[] lengths = allgatherInts(new int[] {mine.length}, call);
-        final PointToPointEngine engine = engine();
+        final RankContext ctx = MPI.context();
         final int n = members.length;
         final long base = Buffers.BYTE_ARRAY_BASE;
         long total = 0;
@@ -2506,14 +2506,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 else if (lengths[r] > 0)
                 {
                     final byte[] one = new byte[4 * lengths[r]];
-                    engine.recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
+                    ctx.transport().recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
                     System.arraycopy(one, 0, all, at, one.length);
                 }
                 at += 4 * lengths[r];
             }
             for (int r = 1; r < n && all.length > 0; r++)
             {
-                engine.send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
+                ctx.transport().send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
             }
         }
         else
@@ -2523,11 +2523,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final byte[] one = new byte[4 * mine.length];
                 java.nio.ByteBuffer.wrap(one).asIntBuffer().put(mine);
-                engine.send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
+                ctx.transport().send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
             }
             if (all.length > 0)
             {
-                engine.recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
+                ctx.transport().recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
             }
         }
         final java.nio.IntBuffer view = java.nio.ByteBuffer.wrap(all).asIntBuffer();
@@ -2579,7 +2579,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             shmLarge.close();
             shmLarge = null;
         }
-        final org.shmpi.ring.ContextIds ids = engine().contexts();
+        final org.shmpi.ring.ContextIds ids = context().contexts();
         MPI.forgetContexts(this);
         ids.release(contextId);
         ids.release(collContextId);
@@ -2633,11 +2633,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final PeerCounters getPeerCounters()
     {
         check();
-        final PointToPointEngine engine = engine();
-        final long[] ms = engine.messagesSent();
-        final long[] bs = engine.bytesSent();
-        final long[] mr = engine.messagesReceived();
-        final long[] br = engine.bytesReceived();
+        final RankContext ctx = MPI.context();
+        final long[] ms = ctx.transport().messagesSent();
+        final long[] bs = ctx.transport().bytesSent();
+        final long[] mr = ctx.transport().messagesReceived();
+        final long[] br = ctx.transport().bytesReceived();
         final int n = peers.length;
         final long[][] out = new long[4][n];
         for (int i = 0; i < n; i++)
@@ -2929,9 +2929,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
 
     // ------------------------------------------------------------------------------------------
 
-    private PointToPointEngine engine()
+    private RankContext context()
     {
-        return MPI.engine();
+        return MPI.context();
     }
 
     int worldSource(final int source)

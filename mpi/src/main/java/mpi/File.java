@@ -76,7 +76,7 @@ public final class File
         dup.setErrhandler(MPI.ERRORS_RETURN);
         try
         {
-            this.file = ShmFile.open(MPI.engine(), new CommMembers(dup), filename, amode, hints(info));
+            this.file = ShmFile.open(MPI.context(), new CommMembers(dup), filename, amode, hints(info));
         }
         catch (final RuntimeException ex)
         {

@@ -78,7 +78,7 @@ public final class GRequest extends Request
         // onComplete runs here, on this thread, exactly once; waiting threads are woken.
         if (MPI.isInitialized() && !MPI.isFinalized())
         {
-            MPI.engine().progressEngine().completeExternal(external, MPI.SUCCESS);
+            MPI.context().progress().completeExternal(external, MPI.SUCCESS);
         }
         else
         {

@@ -31,7 +31,7 @@ final class InterCollectives
     private static Members[] members(final Comm comm)
     {
         final Members local = comm.collectiveMembers();
-        final Members remote = new Members(local.engine(), comm.peers, -1, comm.collContextId, local.tag());
+        final Members remote = new Members(local.rankContext(), comm.peers, -1, comm.collContextId, local.tag());
         return new Members[] {local, remote};
     }
 

@@ -15,7 +15,7 @@ import java.nio.file.Path;
 
 import org.shmpi.affinity.Binding;
 import org.shmpi.affinity.CpuSet;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.shm.AbortKind;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.io.ShmFile;
@@ -303,7 +303,7 @@ public final class MPI
     private static volatile boolean initialized;
     private static volatile boolean finalized;
     private static RankProcess process;
-    private static PointToPointEngine engine;
+    private static RankContext rankContext;
     private static int threadLevel = THREAD_SINGLE;
     private static Thread mainThread;
     private static volatile BsendBuffer attached;
@@ -396,7 +396,7 @@ public final class MPI
                 throw new MPIException(ErrorClass.ERR_ARG, "bad shmpi setting: " + ex.getMessage());
             }
             RankProcess p = null;
-            PointToPointEngine e = null;
+            RankContext e = null;
             try
             {
                 p = RankProcess.attach(config, System.getenv());
@@ -408,7 +408,7 @@ public final class MPI
                 final CpuSet allowed = Binding.currentAffinity();
                 p.job().binding(p.rank(), allowed.size() == 1 ? allowed.first() : -1, -1);
                 final Futex futex = Futex.open(config.futexEnabled());
-                e = new PointToPointEngine(p.directory(), p.job(), p.rank(), config, futex, level == THREAD_MULTIPLE);
+                e = RankContext.open(p.directory(), p.job(), p.rank(), config, futex, level == THREAD_MULTIPLE);
                 p.initialized();
                 p.startWatchdog();
                 p.awaitAllInitialized();
@@ -417,7 +417,7 @@ public final class MPI
             {
                 throw initFailed(p, e, ex);
             }
-            engine = e;
+            rankContext = e;
             process = p;
             threadLevel = level;
             mainThread = Thread.currentThread();
@@ -428,13 +428,13 @@ public final class MPI
                 world[i] = i;
             }
             // Context ids come from the engine's allocator, in the same order on every rank.
-            final org.shmpi.ring.ContextIds contexts = engine.contexts();
+            final org.shmpi.ring.ContextIds contexts = rankContext.contexts();
             COMM_WORLD.bind(world, p.rank(), contexts.allocate(), contexts.allocate());
             COMM_SELF.bind(new int[] {p.rank()}, 0, contexts.allocate(), contexts.allocate());
             CONTEXT_NAMES.clear();
             nameContexts(COMM_WORLD, "MPI_COMM_WORLD");
             nameContexts(COMM_SELF, "MPI_COMM_SELF");
-            final PointToPointEngine described = engine;
+            final RankContext described = rankContext;
             p.statusSource(timeoutMs -> describeEngines(described, timeoutMs));
             installUncaughtHandler(mainThread);
             initialized = true;
@@ -462,9 +462,9 @@ public final class MPI
      * The rank's status-file text: the names of its context ids, then what its engines have
      * outstanding, by peer; null when no thread is inside an MPI call to answer.
      */
-    private static String describeEngines(final PointToPointEngine e, final long timeoutMs)
+    private static String describeEngines(final RankContext e, final long timeoutMs)
     {
-        final String engines = e.progressEngine().describe(timeoutMs);
+        final String engines = e.progress().describe(timeoutMs);
         if (engines == null)
         {
             return null;
@@ -485,7 +485,7 @@ public final class MPI
      * is its own launcher: it removes its job directory now, not at exit, since the program may
      * catch the exception and go on.
      */
-    private static MPIException initFailed(final RankProcess p, final PointToPointEngine e, final Throwable ex)
+    private static MPIException initFailed(final RankProcess p, final RankContext e, final Throwable ex)
     {
         final String reason = ex instanceof IOException || ex instanceof MPIException ? ex.getMessage() : ex.toString();
         if (p != null && !p.isSingleton())
@@ -582,7 +582,7 @@ public final class MPI
             COMM_WORLD.barrier(BlockedCall.FINALIZE);
             finalized = true;
             process.finalized();
-            engine.close();
+            rankContext.close();
             process.close();
         }
     }
@@ -622,7 +622,7 @@ public final class MPI
             return null;
         }
         // Once idle it is also marked detached, atomically: a racing bSend cannot slip in after.
-        engine.awaitUntil(b::detachIfIdle, BlockedCall.BUFFER_DETACH, null);
+        rankContext.progress().awaitUntil(b::detachIfIdle, BlockedCall.BUFFER_DETACH, null);
         synchronized (LOCK)
         {
             if (attached == b)
@@ -659,7 +659,7 @@ public final class MPI
             {
                 if (!s.isComplete())
                 {
-                    engine.await(s);
+                    rankContext.progress().await(s);
                 }
             }
             UNBUFFERED.clear();
@@ -676,7 +676,7 @@ public final class MPI
     public static int progress()
     {
         check();
-        return engine.progress();
+        return rankContext.progress().progress();
     }
 
     /** Java binding of {@code MPI_INITIALIZED}. */
@@ -852,7 +852,7 @@ public final class MPI
         {
             throw new MPIException(ErrorClass.ERR_ARG, "negative capacity: capacity=" + capacity);
         }
-        final PointToPointEngine e = engine;
+        final RankContext e = rankContext;
         if (capacity >= SHARED_HEAP_MIN_BYTES && e != null && initialized && !finalized)
         {
             try
@@ -1053,9 +1053,10 @@ public final class MPI
         }
     }
 
-    static PointToPointEngine engine()
+    /** This rank's services (null before Init). */
+    static RankContext context()
     {
-        return engine;
+        return rankContext;
     }
 
     /** {@code Comm.abort}: record the call in the job file and end this process with the code. */

@@ -47,7 +47,7 @@ public final class Message
                 noProc = true;
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            message = MPI.engine().matchedProbeBlocking(comm.contextId, comm.worldSource(source), Comm.engineTag(tag));
+            message = MPI.context().transport().matchedProbeBlocking(comm.contextId, comm.worldSource(source), Comm.engineTag(tag));
             return comm.statusOf(message);
         }
         catch (final RuntimeException ex)
@@ -74,7 +74,7 @@ public final class Message
                 noProc = true;
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            final UnexpectedMessage m = MPI.engine().matchedProbe(comm.contextId, comm.worldSource(source),
+            final UnexpectedMessage m = MPI.context().transport().matchedProbe(comm.contextId, comm.worldSource(source),
                 Comm.engineTag(tag));
             if (m == null)
             {
@@ -119,7 +119,7 @@ public final class Message
         try
         {
             final long bytes = Buffers.bytes(buf, count, type);
-            final RecvRequest r = MPI.engine().matchedReceive(message, Buffers.base(buf), Buffers.offset(buf), bytes,
+            final RecvRequest r = MPI.context().transport().matchedReceive(message, Buffers.base(buf), Buffers.offset(buf), bytes,
                 type.layout());
             message = null;
             // The engine may hold only the raw address: the buffer must outlive a freed request.

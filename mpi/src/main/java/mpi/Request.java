@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.shmpi.ring.EngineRequest;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.RecvRequest;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
@@ -123,7 +123,7 @@ public class Request implements Freeable, AutoCloseable
 
     boolean cancelOperation()
     {
-        return operation != null && engine().cancel(operation);
+        return operation != null && context().transport().cancel(operation);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ public class Request implements Freeable, AutoCloseable
             {
                 try
                 {
-                    engine().await(op, call);
+                    context().progress().await(op, call);
                 }
                 catch (final RuntimeException ex)
                 {
@@ -196,7 +196,7 @@ public class Request implements Freeable, AutoCloseable
         }
         if (!isDone())
         {
-            engine().progress();
+            context().progress().progress();
             if (!isDone())
             {
                 return null;
@@ -227,7 +227,7 @@ public class Request implements Freeable, AutoCloseable
         }
         if (!isDone())
         {
-            engine().progress();
+            context().progress().progress();
         }
         return isDone() ? status() : null;
     }
@@ -327,7 +327,7 @@ public class Request implements Freeable, AutoCloseable
         {
             return Status.empty().withIndex(MPI.UNDEFINED);
         }
-        engine().awaitUntil(() -> firstDone(requests) >= 0, BlockedCall.WAITANY, firstPending(requests));
+        context().progress().awaitUntil(() -> firstDone(requests) >= 0, BlockedCall.WAITANY, firstPending(requests));
         final int i = firstDone(requests);
         final Status s = requests[i].status().withIndex(i);
         requests[i].consume();
@@ -353,7 +353,7 @@ public class Request implements Freeable, AutoCloseable
         int i = firstDone(requests);
         if (i < 0)
         {
-            engine().progress();
+            context().progress().progress();
             i = firstDone(requests);
             if (i < 0)
             {
@@ -395,7 +395,7 @@ public class Request implements Freeable, AutoCloseable
         checkArray(requests);
         if (!allDone(requests))
         {
-            engine().progress();
+            context().progress().progress();
             if (!allDone(requests))
             {
                 return null;
@@ -419,7 +419,7 @@ public class Request implements Freeable, AutoCloseable
         {
             return null;
         }
-        engine().awaitUntil(() -> firstDone(requests) >= 0, BlockedCall.WAITSOME, firstPending(requests));
+        context().progress().awaitUntil(() -> firstDone(requests) >= 0, BlockedCall.WAITSOME, firstPending(requests));
         return collectSome(requests);
     }
 
@@ -438,7 +438,7 @@ public class Request implements Freeable, AutoCloseable
         {
             return null;
         }
-        engine().progress();
+        context().progress().progress();
         return collectSome(requests);
     }
 
@@ -450,9 +450,9 @@ public class Request implements Freeable, AutoCloseable
 
     // ------------------------------------------------------------------------------------------
 
-    static PointToPointEngine engine()
+    static RankContext context()
     {
-        return MPI.engine();
+        return MPI.context();
     }
 
     private static void checkArray(final Request[] requests)
@@ -489,7 +489,7 @@ public class Request implements Freeable, AutoCloseable
         {
             try
             {
-                engine().awaitUntil(() -> allDone(requests), call, firstPending(requests));
+                context().progress().awaitUntil(() -> allDone(requests), call, firstPending(requests));
             }
             catch (final RuntimeException ex)
             {

@@ -107,7 +107,7 @@ public final class Win implements Freeable
         }
         final Object memory = Buffers.base(base);
         final long offset = Buffers.offset(base);
-        open(comm, info, m -> ShmWindow.create(MPI.engine(), m, memory, offset, exposed, unit));
+        open(comm, info, m -> ShmWindow.create(MPI.context(), m, memory, offset, exposed, unit));
         this.userBase = base;
         this.declaredBytes = bytes;
     }
@@ -131,7 +131,7 @@ public final class Win implements Freeable
         }
         final boolean contiguous = flavor == FLAVOR_SHARED &&
             !(info != null && !info.isNull() && "true".equalsIgnoreCase(info.get("alloc_shared_noncontig")));
-        open(comm, info, m -> ShmWindow.allocate(MPI.engine(), m, bytes, unit,
+        open(comm, info, m -> ShmWindow.allocate(MPI.context(), m, bytes, unit,
             flavor == FLAVOR_SHARED ? ShmWindow.FLAVOR_SHARED : ShmWindow.FLAVOR_ALLOCATE, contiguous));
     }
 
@@ -145,7 +145,7 @@ public final class Win implements Freeable
     public Win(final Info info, final Comm comm)
     {
         MPI.check();
-        open(comm, info, m -> ShmWindow.createDynamic(MPI.engine(), m));
+        open(comm, info, m -> ShmWindow.createDynamic(MPI.context(), m));
     }
 
     private interface Maker

@@ -34,6 +34,6 @@ public abstract class Collective
     /** A schedule running this algorithm alone (or with what follows it). */
     public final Schedule schedule(final Members m, final String role)
     {
-        return new Schedule(m.engine, role, first());
+        return new Schedule(m.ctx, role, first());
     }
 }

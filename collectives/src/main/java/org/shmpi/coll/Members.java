@@ -1,6 +1,6 @@
 package org.shmpi.coll;
 
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 
 /**
  * Who takes part in one collective operation and where its messages go: the processes (world
@@ -11,24 +11,25 @@ import org.shmpi.ring.PointToPointEngine;
  */
 public final class Members
 {
-    final PointToPointEngine engine;
+    final RankContext ctx;
     private final int[] world;
     private final int me;
     private final int context;
     private final int tag;
 
-    public Members(final PointToPointEngine engine, final int[] world, final int me, final int context, final int tag)
+    public Members(final RankContext ctx, final int[] world, final int me, final int context, final int tag)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.world = world;
         this.me = me;
         this.context = context;
         this.tag = tag;
     }
 
-    public PointToPointEngine engine()
+    /** The services of this rank. */
+    public RankContext rankContext()
     {
-        return engine;
+        return ctx;
     }
 
     public int size()

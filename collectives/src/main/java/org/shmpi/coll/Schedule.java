@@ -6,7 +6,7 @@ import java.util.function.BooleanSupplier;
 import org.agrona.UnsafeApi;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.ExternalRequest;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ProgressAgent;
 import org.shmpi.ring.SendRequest;
 import org.shmpi.shm.ErrorClass;
@@ -35,7 +35,7 @@ public final class Schedule implements ProgressAgent
 
     private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
 
-    private final PointToPointEngine engine;
+    private final RankContext ctx;
     private final String role;
     private final ArrayList<EngineRequest> pending = new ArrayList<>();
     private final ExternalRequest done = new ExternalRequest();
@@ -44,9 +44,9 @@ public final class Schedule implements ProgressAgent
     private BooleanSupplier gate;
     private RuntimeException failure;
 
-    public Schedule(final PointToPointEngine engine, final String role, final Step first)
+    public Schedule(final RankContext ctx, final String role, final Step first)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.role = role;
         this.next = first;
     }
@@ -61,7 +61,7 @@ public final class Schedule implements ProgressAgent
     public void send(final int context, final int dest, final int tag, final byte[] data, final int offset,
         final int length)
     {
-        pending.add(engine.isend(context, dest, tag, data, BYTES + offset, length, SendRequest.MODE_STANDARD));
+        pending.add(ctx.transport().isend(context, dest, tag, data, BYTES + offset, length, SendRequest.MODE_STANDARD));
     }
 
     /** Posts a receive of exactly {@code into.length} bytes from world rank {@code source}. */
@@ -74,7 +74,7 @@ public final class Schedule implements ProgressAgent
     public void recv(final int context, final int source, final int tag, final byte[] into, final int offset,
         final int length)
     {
-        pending.add(engine.irecv(context, source, tag, into, BYTES + offset, length));
+        pending.add(ctx.transport().irecv(context, source, tag, into, BYTES + offset, length));
     }
 
     /**
@@ -128,11 +128,11 @@ public final class Schedule implements ProgressAgent
         {
             if (gate != null)
             {
-                engine.progressEngine().awaitShared(gate, call);
+                ctx.progress().awaitShared(gate, call);
             }
             else
             {
-                engine.await(firstIncomplete(), call);
+                ctx.progress().await(firstIncomplete(), call);
             }
         }
     }
@@ -145,10 +145,10 @@ public final class Schedule implements ProgressAgent
     {
         if (advance())
         {
-            engine.progressEngine().completeExternal(done, ErrorClass.SUCCESS);
+            ctx.progress().completeExternal(done, ErrorClass.SUCCESS);
             return;
         }
-        engine.progressEngine().register(this);
+        ctx.progress().register(this);
     }
 
     /** Completes when a {@link #start started} schedule has finished. */
@@ -189,15 +189,15 @@ public final class Schedule implements ProgressAgent
             {
                 return pending.size() != before ? 1 : 0;
             }
-            engine.progressEngine().deregister(this);
-            engine.progressEngine().completeExternal(done, ErrorClass.SUCCESS);
+            ctx.progress().deregister(this);
+            ctx.progress().completeExternal(done, ErrorClass.SUCCESS);
         }
         catch (final RuntimeException ex)
         {
             failure = ex;
-            engine.progressEngine().deregister(this);
+            ctx.progress().deregister(this);
             final int errorClass = ex instanceof ShmpiException ? ((ShmpiException)ex).errorClass() : ErrorClass.ERR_INTERN;
-            engine.progressEngine().completeExternal(done, errorClass);
+            ctx.progress().completeExternal(done, errorClass);
         }
         return 1;
     }

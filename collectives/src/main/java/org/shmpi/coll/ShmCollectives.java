@@ -11,7 +11,7 @@ import java.util.function.IntUnaryOperator;
 import java.util.function.UnaryOperator;
 
 import org.agrona.concurrent.AtomicBuffer;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
@@ -30,7 +30,7 @@ import org.shmpi.shm.segment.SegmentNames;
  * as any other algorithm gives, for non-commutative ops too.
  *
  * <p>When the members form two or more groups (NUMA nodes or L3 domains, given to
- * {@link #attach(PointToPointEngine, int[], int, int, int, int[], Runnable)}), barrier,
+ * {@link #attach(RankContext, int[], int, int, int, int[], Runnable)}), barrier,
  * allreduce, reduce and bcast run hierarchically instead ({@link ShmHierarchy}): within each
  * group, among the group leaders, then back within each group; the others stay flat. Such a
  * communicator runs only blocking operations here ({@link #hierarchical}).
@@ -43,7 +43,7 @@ import org.shmpi.shm.segment.SegmentNames;
  */
 public final class ShmCollectives implements AutoCloseable
 {
-    private final PointToPointEngine engine;
+    private final RankContext ctx;
     private final SegmentManager manager;
     private final Segment segment;
     private final AtomicBuffer buffer;
@@ -81,10 +81,10 @@ public final class ShmCollectives implements AutoCloseable
     /** The barrier is member 0's release ({@link #releasedBarrier}) rather than flat. */
     private boolean releaseBarrier;
 
-    private ShmCollectives(final PointToPointEngine engine, final SegmentManager manager, final Segment segment,
+    private ShmCollectives(final RankContext ctx, final SegmentManager manager, final Segment segment,
         final AtomicBuffer buffer, final int[] world, final int me, final int dataBytes, final MemberGroups groups)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.manager = manager;
         this.segment = segment;
         this.buffer = buffer;
@@ -93,9 +93,9 @@ public final class ShmCollectives implements AutoCloseable
         this.n = world.length;
         this.dataBytes = dataBytes;
         this.stride = ShmCollectiveDescriptor.stride(dataBytes);
-        this.hierarchy = groups == null ? null : new ShmHierarchy(engine, buffer, world, me, dataBytes, groups);
+        this.hierarchy = groups == null ? null : new ShmHierarchy(ctx, buffer, world, me, dataBytes, groups);
         this.groupCount = groups == null ? 0 : groups.count();
-        this.releaseBarrier = CollectiveSettings.current().releaseBarrier(engine.progressEngine().oversubscribed());
+        this.releaseBarrier = CollectiveSettings.current().releaseBarrier(ctx.progress().oversubscribed());
     }
 
     /**
@@ -107,23 +107,23 @@ public final class ShmCollectives implements AutoCloseable
      * now, while all are alive, so that waking a member never has to map a file that a member
      * leaving MPI has already removed.
      */
-    public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+    public static ShmCollectives attach(final RankContext ctx, final int[] world, final int me,
         final int context, final int dataBytes, final Runnable barrier)
     {
-        return attach(engine, world, me, context, dataBytes, null, barrier);
+        return attach(ctx, world, me, context, dataBytes, null, barrier);
     }
 
     /**
-     * As {@link #attach(PointToPointEngine, int[], int, int, int, Runnable)}, with the members
+     * As {@link #attach(RankContext, int[], int, int, int, Runnable)}, with the members
      * labelled by group: {@code groupLabels[r]} is member r's NUMA node (or L3 domain, or any
      * int; equal labels, one group), the same array on every member, or null. With two or more
      * groups, barrier, allreduce, reduce and bcast run hierarchically; the segment then holds a
      * leader block per group and the group map, which every member checks against its own.
      */
-    public static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+    public static ShmCollectives attach(final RankContext ctx, final int[] world, final int me,
         final int context, final int dataBytes, final int[] groupLabels, final Runnable barrier)
     {
-        return attach(engine, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), x ->
+        return attach(ctx, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), x ->
         {
             barrier.run();
             return x;
@@ -131,27 +131,27 @@ public final class ShmCollectives implements AutoCloseable
     }
 
     /**
-     * As {@link #attach(PointToPointEngine, int[], int, int, int, int[], Runnable)}, but the
+     * As {@link #attach(RankContext, int[], int, int, int, int[], Runnable)}, but the
      * members agree through {@code agree} (the largest of the members' values, e.g.
      * {@link Agreement#maxOf}) on whether the segment could be made and mapped everywhere; when
      * it could not (say /dev/shm is full) every member returns null, having left nothing
      * behind, and the communicator's collectives take the point-to-point schedules.
      */
-    public static ShmCollectives attachOrNull(final PointToPointEngine engine, final int[] world, final int me,
+    public static ShmCollectives attachOrNull(final RankContext ctx, final int[] world, final int me,
         final int context, final int dataBytes, final int[] groupLabels, final IntUnaryOperator agree)
     {
-        return attach(engine, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), agree, false);
+        return attach(ctx, world, me, context, dataBytes, groupLabels, UnaryOperator.identity(), agree, false);
     }
 
     /**
      * For tests: as above, with the algorithms reading and writing the segment through
      * {@code view} of its buffer (which may, say, count the lines they read).
      */
-    static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+    static ShmCollectives attach(final RankContext ctx, final int[] world, final int me,
         final int context, final int dataBytes, final int[] groupLabels, final UnaryOperator<AtomicBuffer> view,
         final Runnable barrier)
     {
-        return attach(engine, world, me, context, dataBytes, groupLabels, view, x ->
+        return attach(ctx, world, me, context, dataBytes, groupLabels, view, x ->
         {
             barrier.run();
             return x;
@@ -162,11 +162,11 @@ public final class ShmCollectives implements AutoCloseable
     static final int SET_UP = 0;
     static final int UNAVAILABLE = 1;
 
-    private static ShmCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+    private static ShmCollectives attach(final RankContext ctx, final int[] world, final int me,
         final int context, final int dataBytes, final int[] groupLabels, final UnaryOperator<AtomicBuffer> view,
         final IntUnaryOperator agree, final boolean failuresThrow)
     {
-        final SegmentManager manager = engine.segments();
+        final SegmentManager manager = ctx.segments();
         final String name = SegmentNames.collective(context, world[0]);
         final MemberGroups groups = MemberGroups.of(groupLabels, world.length);
         final int groupCount = groups == null ? 0 : groups.count();
@@ -206,7 +206,7 @@ public final class ShmCollectives implements AutoCloseable
             }
             for (final int w : world)
             {
-                engine.prepareWake(w);
+                ctx.wakeups().prepareWake(w);
             }
             if (agree.applyAsInt(status) != SET_UP)
             {
@@ -267,7 +267,7 @@ public final class ShmCollectives implements AutoCloseable
                         (groups == null ? "" : groups.toString()) + " here");
                 }
             }
-            return new ShmCollectives(engine, manager, segment, view.apply(segment.buffer()), world.clone(), me,
+            return new ShmCollectives(ctx, manager, segment, view.apply(segment.buffer()), world.clone(), me,
                 dataBytes, groups);
         }
         catch (final IOException ex)
@@ -436,7 +436,7 @@ public final class ShmCollectives implements AutoCloseable
         waitRank = root;
         if (!rankArrived())
         {
-            engine.progressEngine().awaitShared(rankArrived, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(rankArrived, BlockedCall.BARRIER);
         }
         copyOut(root, k, buf, 0, bytes);
         finish(k);
@@ -487,7 +487,7 @@ public final class ShmCollectives implements AutoCloseable
         waitRank = root;
         if (!rankArrived())
         {
-            engine.progressEngine().awaitShared(rankArrived, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(rankArrived, BlockedCall.BARRIER);
         }
         copyOut(root, k, total, me * bytes, out, 0, bytes);
         finish(k);
@@ -743,14 +743,14 @@ public final class ShmCollectives implements AutoCloseable
             waitRank = 0;
             if (!rankArrived())
             {
-                engine.progressEngine().awaitShared(rankArrived, BlockedCall.BARRIER);
+                ctx.progress().awaitShared(rankArrived, BlockedCall.BARRIER);
             }
             learn(buffer.getLong(flag(0, k) + FINISHED_OFFSET));
             return;
         }
         if (!othersArrived())
         {
-            engine.progressEngine().awaitShared(othersArrived, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(othersArrived, BlockedCall.BARRIER);
         }
         final long least = Math.min(finishedThrough, othersFinished(k));
         arrive(k, least);
@@ -894,7 +894,7 @@ public final class ShmCollectives implements AutoCloseable
     private void awaitAllArrivedWakingLater(final long k)
     {
         waitFor = k;
-        for (int i = engine.progressEngine().sharedSpins(); i > 0; i--)
+        for (int i = ctx.progress().sharedSpins(); i > 0; i--)
         {
             if (allArrived())
             {
@@ -905,7 +905,7 @@ public final class ShmCollectives implements AutoCloseable
         wakeAll();
         if (!allArrived())
         {
-            engine.progressEngine().awaitShared(allArrived, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(allArrived, BlockedCall.BARRIER);
         }
     }
 
@@ -914,7 +914,7 @@ public final class ShmCollectives implements AutoCloseable
         waitFor = k;
         if (!allArrived())
         {
-            engine.progressEngine().awaitShared(allArrived, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(allArrived, BlockedCall.BARRIER);
         }
     }
 
@@ -928,7 +928,7 @@ public final class ShmCollectives implements AutoCloseable
         waitFor = k - 2;
         if (!allDone())
         {
-            engine.progressEngine().awaitShared(allDone, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(allDone, BlockedCall.BARRIER);
         }
     }
 
@@ -982,6 +982,6 @@ public final class ShmCollectives implements AutoCloseable
 
     private void wakeAll()
     {
-        engine.wakeRanks(world);
+        ctx.wakeups().wakeRanks(world);
     }
 }

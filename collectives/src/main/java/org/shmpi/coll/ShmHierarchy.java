@@ -6,7 +6,7 @@ import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.AtomicBuffer;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.shm.BlockedCall;
 
 /**
@@ -50,7 +50,7 @@ import org.shmpi.shm.BlockedCall;
  */
 final class ShmHierarchy
 {
-    private final PointToPointEngine engine;
+    private final RankContext ctx;
     private final AtomicBuffer buffer;
     private final int[] world;
     private final int me;
@@ -94,10 +94,10 @@ final class ShmHierarchy
     private final BooleanSupplier leadersGathered = this::leadersGathered;
     private final BooleanSupplier released = this::released;
 
-    ShmHierarchy(final PointToPointEngine engine, final AtomicBuffer buffer, final int[] world, final int me,
+    ShmHierarchy(final RankContext ctx, final AtomicBuffer buffer, final int[] world, final int me,
         final int dataBytes, final MemberGroups groups)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.buffer = buffer;
         this.world = world;
         this.me = me;
@@ -144,17 +144,17 @@ final class ShmHierarchy
         buffer.putLongRelease(flag(me, k), k);
         if (!leader)
         {
-            engine.wakeRank(world[myLeader]);
+            ctx.wakeups().wakeRank(world[myLeader]);
             awaitReleased(k);
         }
         else
         {
             awaitGroupArrived(k);
             publishGather(k, 0, false);
-            engine.wakeRanks(leadersWorld);
+            ctx.wakeups().wakeRanks(leadersWorld);
             awaitLeadersGathered(k);
             publishRelease(k);
-            engine.wakeRanks(groupWorld);
+            ctx.wakeups().wakeRanks(groupWorld);
         }
         everyoneFinished(k - 1);
     }
@@ -171,7 +171,7 @@ final class ShmHierarchy
         publishMember(k, data, bytes);
         if (!leader)
         {
-            engine.wakeRank(world[myLeader]);
+            ctx.wakeups().wakeRank(world[myLeader]);
             awaitReleased(k);
             copyResult(k, bytes, out);
         }
@@ -179,13 +179,13 @@ final class ShmHierarchy
         {
             awaitGroupArrived(k);
             publishGather(k, bytes, inline);
-            engine.wakeRanks(leadersWorld);
+            ctx.wakeups().wakeRanks(leadersWorld);
             awaitLeadersGathered(k);
             final int at = collectAndFold(k, bytes, items, reducer, inline);
             final byte[] acc = scratch.scratch(0);
             System.arraycopy(acc, at, out, 0, bytes);
             publishResult(k, acc, at, bytes);
-            engine.wakeRanks(groupWorld);
+            ctx.wakeups().wakeRanks(groupWorld);
         }
         everyoneFinished(k - 1);
     }
@@ -204,7 +204,7 @@ final class ShmHierarchy
         publishMember(k, data, bytes);
         if (!leader)
         {
-            engine.wakeRank(world[myLeader]);
+            ctx.wakeups().wakeRank(world[myLeader]);
             if (me == root)
             {
                 awaitReleased(k);
@@ -216,7 +216,7 @@ final class ShmHierarchy
         publishGather(k, bytes, inline);
         if (!combines)
         {
-            engine.wakeRank(world[rootLeader]);
+            ctx.wakeups().wakeRank(world[rootLeader]);
             return;
         }
         awaitLeadersGathered(k);
@@ -230,7 +230,7 @@ final class ShmHierarchy
         else
         {
             publishResult(k, acc, at, bytes);
-            engine.wakeRank(world[root]);
+            ctx.wakeups().wakeRank(world[root]);
         }
     }
 
@@ -246,7 +246,7 @@ final class ShmHierarchy
             awaitReaders(k, true, false, leader);
             publishMember(k, buf, bytes);
             lastWide = k;
-            engine.wakeRanks(leadersWorld);
+            ctx.wakeups().wakeRanks(leadersWorld);
         }
         if (leader)
         {
@@ -260,7 +260,7 @@ final class ShmHierarchy
             buffer.putBytes(inline ? release + INLINE_OFFSET : result(myGroup, k), buffer, from, bytes);
             // Release: a member that sees release seq = k sees the copy.
             buffer.putLongRelease(release, k);
-            engine.wakeRanks(groupWorld);
+            ctx.wakeups().wakeRanks(groupWorld);
             if (me != root)
             {
                 buffer.getBytes(from, buf, 0, bytes);
@@ -458,7 +458,7 @@ final class ShmHierarchy
         waitRanks = myMembers;
         if (!ranksArrived())
         {
-            engine.progressEngine().awaitShared(ranksArrived, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(ranksArrived, BlockedCall.BARRIER);
         }
         // Each member published operation k after finishing k - 1.
         groupFinished = Math.max(groupFinished, k - 1);
@@ -471,7 +471,7 @@ final class ShmHierarchy
         waitRank = rank;
         if (!ranksArrived())
         {
-            engine.progressEngine().awaitShared(ranksArrived, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(ranksArrived, BlockedCall.BARRIER);
         }
     }
 
@@ -480,7 +480,7 @@ final class ShmHierarchy
         waitFor = k;
         if (!leadersGathered())
         {
-            engine.progressEngine().awaitShared(leadersGathered, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(leadersGathered, BlockedCall.BARRIER);
         }
         // Every leader gathered its whole group at k: every member finished k - 1.
         everyoneFinished(k - 1);
@@ -491,7 +491,7 @@ final class ShmHierarchy
         waitFor = k;
         if (!released())
         {
-            engine.progressEngine().awaitShared(released, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(released, BlockedCall.BARRIER);
         }
         // The leader released k after finishing k - 1.
         leaderFinished = Math.max(leaderFinished, k - 1);
@@ -503,7 +503,7 @@ final class ShmHierarchy
         waitRanks = ranks;
         if (!ranksDone())
         {
-            engine.progressEngine().awaitShared(ranksDone, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(ranksDone, BlockedCall.BARRIER);
         }
     }
 
@@ -514,7 +514,7 @@ final class ShmHierarchy
         waitRank = rank;
         if (!ranksDone())
         {
-            engine.progressEngine().awaitShared(ranksDone, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(ranksDone, BlockedCall.BARRIER);
         }
     }
 

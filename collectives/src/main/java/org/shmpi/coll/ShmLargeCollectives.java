@@ -10,7 +10,7 @@ import java.util.function.BooleanSupplier;
 
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.SharedHeap;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
@@ -53,7 +53,7 @@ import org.shmpi.shm.segment.SegmentNames;
  */
 public final class ShmLargeCollectives implements AutoCloseable
 {
-    private final PointToPointEngine engine;
+    private final RankContext ctx;
     private final SegmentManager manager;
     private final Segment segment;
     private final AtomicBuffer buffer;
@@ -80,10 +80,10 @@ public final class ShmLargeCollectives implements AutoCloseable
     private int foldBytes;
     private final ReductionOrder.Combiner combineSlots = this::combineSlots;
 
-    private ShmLargeCollectives(final PointToPointEngine engine, final SegmentManager manager, final Segment segment,
+    private ShmLargeCollectives(final RankContext ctx, final SegmentManager manager, final Segment segment,
         final int[] world, final int me, final int chunkBytes)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.manager = manager;
         this.segment = segment;
         this.buffer = segment.buffer();
@@ -100,10 +100,10 @@ public final class ShmLargeCollectives implements AutoCloseable
      * creates the segment, all run {@code barrier}, the others map it. Every member must call it
      * at the same point (its first large shared-memory collective).
      */
-    public static ShmLargeCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+    public static ShmLargeCollectives attach(final RankContext ctx, final int[] world, final int me,
         final int context, final int chunkBytes, final Runnable barrier)
     {
-        return attach(engine, world, me, context, chunkBytes, x ->
+        return attach(ctx, world, me, context, chunkBytes, x ->
         {
             barrier.run();
             return x;
@@ -115,17 +115,17 @@ public final class ShmLargeCollectives implements AutoCloseable
      * values) on whether the segment could be made and mapped everywhere; when not, every member
      * returns null, having left nothing behind (large collectives then go point-to-point).
      */
-    public static ShmLargeCollectives attachOrNull(final PointToPointEngine engine, final int[] world, final int me,
+    public static ShmLargeCollectives attachOrNull(final RankContext ctx, final int[] world, final int me,
         final int context, final int chunkBytes, final java.util.function.IntUnaryOperator agree)
     {
-        return attach(engine, world, me, context, chunkBytes, agree, false);
+        return attach(ctx, world, me, context, chunkBytes, agree, false);
     }
 
-    private static ShmLargeCollectives attach(final PointToPointEngine engine, final int[] world, final int me,
+    private static ShmLargeCollectives attach(final RankContext ctx, final int[] world, final int me,
         final int context, final int chunkBytes, final java.util.function.IntUnaryOperator agree,
         final boolean failuresThrow)
     {
-        final SegmentManager manager = engine.segments();
+        final SegmentManager manager = ctx.segments();
         final String name = SegmentNames.collectiveLarge(context, world[0]);
         final long length = ShmLargeDescriptor.payloadLength(world.length, chunkBytes);
         Segment segment = null;
@@ -154,7 +154,7 @@ public final class ShmLargeCollectives implements AutoCloseable
             }
             for (final int w : world)
             {
-                engine.prepareWake(w);
+                ctx.wakeups().prepareWake(w);
             }
             if (agree.applyAsInt(status) != ShmCollectives.SET_UP)
             {
@@ -205,7 +205,7 @@ public final class ShmLargeCollectives implements AutoCloseable
                         chunkBytes);
                 }
             }
-            return new ShmLargeCollectives(engine, manager, segment, world.clone(), me, chunkBytes);
+            return new ShmLargeCollectives(ctx, manager, segment, world.clone(), me, chunkBytes);
         }
         catch (final IOException ex)
         {
@@ -610,7 +610,7 @@ public final class ShmLargeCollectives implements AutoCloseable
     private boolean publishSource(final long g, final PackedData data, final long bytes)
     {
         final long address = data == null ? -1 : data.contiguousAddress();
-        final SharedHeap.Segment h = address >= 0 && engine.heap() != null ? engine.heap().find(address, bytes) : null;
+        final SharedHeap.Segment h = address >= 0 && ctx.heap() != null ? ctx.heap().find(address, bytes) : null;
         if (h == null)
         {
             buffer.putLong(word(me, ShmLargeDescriptor.sourceOffset(g)), 0);
@@ -643,7 +643,7 @@ public final class ShmLargeCollectives implements AutoCloseable
             // This member's own buffer, where it lies here.
             return ownSource;
         }
-        peer = engine.heap().openPeer(world[r], source - 1);
+        peer = ctx.heap().openPeer(world[r], source - 1);
         singleCopies++;
         return peer.address() + buffer.getLong(word(r, ShmLargeDescriptor.positionOffset(g)));
     }
@@ -652,7 +652,7 @@ public final class ShmLargeCollectives implements AutoCloseable
     {
         if (peer != null)
         {
-            engine.heap().releasePeer(peer);
+            ctx.heap().releasePeer(peer);
             peer = null;
         }
     }
@@ -675,7 +675,7 @@ public final class ShmLargeCollectives implements AutoCloseable
     private void store(final int which, final long g)
     {
         buffer.putLongRelease(word(me, which), g);
-        engine.wakeRanks(world);
+        ctx.wakeups().wakeRanks(world);
     }
 
     private void awaitAll(final int which, final long g)
@@ -684,7 +684,7 @@ public final class ShmLargeCollectives implements AutoCloseable
         waitFor = g;
         if (!allReached())
         {
-            engine.progressEngine().awaitShared(allReached, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(allReached, BlockedCall.BARRIER);
         }
     }
 
@@ -695,7 +695,7 @@ public final class ShmLargeCollectives implements AutoCloseable
         waitRank = rank;
         if (!rankReached())
         {
-            engine.progressEngine().awaitShared(rankReached, BlockedCall.BARRIER);
+            ctx.progress().awaitShared(rankReached, BlockedCall.BARRIER);
         }
     }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
 import org.shmpi.shm.BlockedCall;
 
@@ -114,7 +114,7 @@ class CollectiveAlgorithmsTest
         else
         {
             s.start();
-            m.engine().await(s.request());
+            m.rankContext().progress().await(s.request());
             assertEquals(0, s.request().errorClass());
         }
     }
@@ -124,12 +124,12 @@ class CollectiveAlgorithmsTest
     void everyAlgorithmBlockingAndNonblocking(final int n) throws Exception
     {
         job = ThreadedJob.start("coll-" + n, n, 64 * 1024);
-        job.run(100, engine -> everyAlgorithm(engine, n));
+        job.run(100, ctx -> everyAlgorithm(ctx, n));
     }
 
-    private static void everyAlgorithm(final PointToPointEngine engine, final int n)
+    private static void everyAlgorithm(final RankContext ctx, final int n)
     {
-        final int me = engine.rank();
+        final int me = ctx.rank();
         final int[] world = new int[n];
         for (int r = 0; r < n; r++)
         {
@@ -138,13 +138,13 @@ class CollectiveAlgorithmsTest
         int tag = 1000;
         for (final boolean blocking : new boolean[] {true, false})
         {
-            final Members barrier = new Members(engine, world, me, CONTEXT, tag++);
+            final Members barrier = new Members(ctx, world, me, CONTEXT, tag++);
             run(new Barrier(barrier), barrier, blocking);
             for (int root = 0; root < n; root++)
             {
                 // Broadcast of 3 ints, and of 100 KB (through the rendezvous path).
                 final byte[] b = me == root ? ints(root, 7, -root) : new byte[12];
-                final Members mb = new Members(engine, world, me, CONTEXT, tag++);
+                final Members mb = new Members(ctx, world, me, CONTEXT, tag++);
                 run(new Bcast(mb, root, b, 0, 12), mb, blocking);
                 assertArrayEquals(new int[] {root, 7, -root}, ints(b, 0, 3), "bcast from " + root);
                 final byte[] big = new byte[100_000];
@@ -155,7 +155,7 @@ class CollectiveAlgorithmsTest
                         big[i] = (byte)(i * 31 + root);
                     }
                 }
-                final Members mbig = new Members(engine, world, me, CONTEXT, tag++);
+                final Members mbig = new Members(ctx, world, me, CONTEXT, tag++);
                 run(new Bcast(mbig, root, big, 0, big.length), mbig, blocking);
                 for (int i = 0; i < big.length; i += 997)
                 {
@@ -163,7 +163,7 @@ class CollectiveAlgorithmsTest
                 }
                 // Reduce of a sum and of matrix products (rank order).
                 final byte[] out = new byte[8];
-                final Members mr = new Members(engine, world, me, CONTEXT, tag++);
+                final Members mr = new Members(ctx, world, me, CONTEXT, tag++);
                 run(new Reduce(mr, root, ints(me, 1), 8, 2, SUM, out, 0), mr, blocking);
                 if (me == root)
                 {
@@ -179,7 +179,7 @@ class CollectiveAlgorithmsTest
                     }
                 }
                 final byte[] product = new byte[32];
-                final Members mm = new Members(engine, world, me, CONTEXT, tag++);
+                final Members mm = new Members(ctx, world, me, CONTEXT, tag++);
                 run(new Reduce(mm, root, mats, 32, 2, MATRIX, product, 0), mm, blocking);
                 if (me == root)
                 {
@@ -206,7 +206,7 @@ class CollectiveAlgorithmsTest
                 final int[] myInts = new int[me + 1];
                 java.util.Arrays.fill(myInts, me * 10 + root);
                 final byte[] gathered = new byte[total];
-                final Members mg = new Members(engine, world, me, CONTEXT, tag++);
+                final Members mg = new Members(ctx, world, me, CONTEXT, tag++);
                 run(new Gatherv(mg, root, ints(myInts), 4 * (me + 1), gathered, offsets, lengths), mg, blocking);
                 if (me == root)
                 {
@@ -218,13 +218,13 @@ class CollectiveAlgorithmsTest
                     }
                 }
                 final byte[] back = new byte[4 * (me + 1) + 8];
-                final Members ms = new Members(engine, world, me, CONTEXT, tag++);
+                final Members ms = new Members(ctx, world, me, CONTEXT, tag++);
                 run(new Scatterv(ms, root, gathered, offsets, lengths, back, 8, 4 * (me + 1)), ms, blocking);
                 assertArrayEquals(myInts, ints(back, 8, me + 1), "scattered back from " + root);
             }
             // Allreduce = reduce to 0 then broadcast, in one schedule.
             final byte[] result = new byte[8];
-            final Members mar = new Members(engine, world, me, CONTEXT, tag++);
+            final Members mar = new Members(ctx, world, me, CONTEXT, tag++);
             final Collective allreduce = new Reduce(mar, 0, ints(me, 2 * me), 8, 2, SUM, result, 0)
                 .then(new Bcast(mar, 0, result, 0, 8));
             run(allreduce, mar, blocking);
@@ -243,7 +243,7 @@ class CollectiveAlgorithmsTest
             final int[] mine = new int[me + 1];
             java.util.Arrays.fill(mine, me + 100);
             System.arraycopy(ints(mine), 0, all, offsets[me], lengths[me]);
-            final Members mag = new Members(engine, world, me, CONTEXT, tag++);
+            final Members mag = new Members(ctx, world, me, CONTEXT, tag++);
             run(new Allgatherv(mag, all, offsets, lengths), mag, blocking);
             for (int r = 0; r < n; r++)
             {
@@ -262,7 +262,7 @@ class CollectiveAlgorithmsTest
                 sendInts[r] = me * 100 + r;
             }
             final byte[] received = new byte[4 * n];
-            final Members mat = new Members(engine, world, me, CONTEXT, tag++);
+            final Members mat = new Members(ctx, world, me, CONTEXT, tag++);
             run(new Alltoallv(mat, ints(sendInts), sendOffsets, four, received, sendOffsets, four), mat, blocking);
             for (int r = 0; r < n; r++)
             {
@@ -273,7 +273,7 @@ class CollectiveAlgorithmsTest
             {
                 final byte[] data = ints(matrix(me, 0));
                 final byte[] prefix = ints(-1, -1, -1, -1);
-                final Members msc = new Members(engine, world, me, CONTEXT, tag++);
+                final Members msc = new Members(ctx, world, me, CONTEXT, tag++);
                 run(new Scan(msc, exclusive, data, 16, 1, MATRIX, prefix, 0), msc, blocking);
                 final int upTo = exclusive ? me - 1 : me;
                 if (upTo < 0)
@@ -305,7 +305,7 @@ class CollectiveAlgorithmsTest
                 lengths[r] = 4;
             }
             System.arraycopy(ints(me * 7 + k), 0, b, 4 * me, 4);
-            final Members mk = new Members(engine, world, me, CONTEXT, tag++);
+            final Members mk = new Members(ctx, world, me, CONTEXT, tag++);
             final Schedule s = new Allgatherv(mk, b, offsets, lengths).schedule(mk, "allgather " + k);
             s.start();
             schedules.add(s);
@@ -313,7 +313,7 @@ class CollectiveAlgorithmsTest
         }
         for (int k = schedules.size() - 1; k >= 0; k--)
         {
-            engine.await(schedules.get(k).request());
+            ctx.progress().await(schedules.get(k).request());
             for (int r = 0; r < n; r++)
             {
                 assertEquals(r * 7 + k, ints(buffers.get(k), 4 * r, 1)[0], "outstanding allgather " + k);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
 
 /**
@@ -160,7 +160,7 @@ class ShmCollectivesLinesTest
         final AtomicLongArray read = new AtomicLongArray(2 * kinds.length * n);
         final AtomicLongArray crossed = new AtomicLongArray(2 * kinds.length * n);
         job = ThreadedJob.start("shmlines-" + n, n, 64 * 1024);
-        job.run(110, engine -> count(engine, n, labels, groups, kinds.length, read, crossed));
+        job.run(110, ctx -> count(ctx, n, labels, groups, kinds.length, read, crossed));
 
         final StringBuilder table = new StringBuilder();
         for (int kind = 0; kind < kinds.length; kind++)
@@ -218,19 +218,19 @@ class ShmCollectivesLinesTest
         System.out.print(table);
     }
 
-    private static void count(final PointToPointEngine engine, final int n, final int[] labels,
+    private static void count(final RankContext ctx, final int n, final int[] labels,
         final MemberGroups groups, final int kinds, final AtomicLongArray read, final AtomicLongArray crossed)
     {
-        final int me = engine.rank();
+        final int me = ctx.rank();
         final int[] world = new int[n];
         Arrays.setAll(world, r -> r);
         for (int hier = 0; hier < 2; hier++)
         {
             final boolean hierarchical = hier == 1;
             final int context = CONTEXT + 4 * hier;
-            final Members attaching = new Members(engine, world, me, context + 1, 1);
+            final Members attaching = new Members(ctx, world, me, context + 1, 1);
             final LineCounter[] view = new LineCounter[1];
-            final ShmCollectives shm = ShmCollectives.attach(engine, world, me, context, 128,
+            final ShmCollectives shm = ShmCollectives.attach(ctx, world, me, context, 128,
                 hierarchical ? labels : null, b -> view[0] = new LineCounter(b, me, n, 128, groups, hierarchical),
                 () -> new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
             final byte[] out = new byte[8];

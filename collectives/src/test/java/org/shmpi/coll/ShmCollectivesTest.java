@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
 
 /**
@@ -130,7 +130,7 @@ class ShmCollectivesTest
     {
         job = ThreadedJob.start("shmcoll-" + n, n, 64 * 1024);
         final AtomicIntegerArray board = new AtomicIntegerArray(n);
-        job.run(170, engine -> sequence(engine, n, null, board, randomSteps(n), ShmCollectivesTest::straggle));
+        job.run(170, ctx -> sequence(ctx, n, null, board, randomSteps(n), ShmCollectivesTest::straggle));
     }
 
     /**
@@ -144,7 +144,7 @@ class ShmCollectivesTest
     {
         job = ThreadedJob.start("shmcoll-rel-" + n, n, 64 * 1024);
         final AtomicIntegerArray board = new AtomicIntegerArray(n);
-        job.run(170, engine -> sequence(engine, n, null, true, board, randomSteps(n), ShmCollectivesTest::straggle));
+        job.run(170, ctx -> sequence(ctx, n, null, true, board, randomSteps(n), ShmCollectivesTest::straggle));
     }
 
     /** 400 random steps {operation, root, items}, the same on every rank. */
@@ -199,7 +199,7 @@ class ShmCollectivesTest
         final int n = labels.length;
         job = ThreadedJob.start("shmhier-" + n, n, 64 * 1024);
         final AtomicIntegerArray board = new AtomicIntegerArray(n);
-        job.run(170, engine -> sequence(engine, n, labels, board, randomSteps(n), ShmCollectivesTest::straggle));
+        job.run(170, ctx -> sequence(ctx, n, labels, board, randomSteps(n), ShmCollectivesTest::straggle));
     }
 
     /**
@@ -250,7 +250,7 @@ class ShmCollectivesTest
         job = ThreadedJob.start("shmhier-late", n, 64 * 1024);
         final AtomicIntegerArray board = new AtomicIntegerArray(n);
         final AtomicIntegerArray entered = new AtomicIntegerArray(n);
-        job.run(170, engine -> sequence(engine, n, labels, board, steps.toArray(new int[0][]), (rank, k) ->
+        job.run(170, ctx -> sequence(ctx, n, labels, board, steps.toArray(new int[0][]), (rank, k) ->
         {
             entered.set(rank, k);
             final int[] l = late.get(k);
@@ -267,14 +267,14 @@ class ShmCollectivesTest
         }));
     }
 
-    private static ShmCollectives attach(final PointToPointEngine engine, final int n, final int context,
+    private static ShmCollectives attach(final RankContext ctx, final int n, final int context,
         final int[] labels)
     {
-        final int me = engine.rank();
+        final int me = ctx.rank();
         final int[] world = new int[n];
         Arrays.setAll(world, r -> r);
-        final Members attaching = new Members(engine, world, me, context + 1, 1);
-        final ShmCollectives shm = ShmCollectives.attach(engine, world, me, context, 1024, labels, () ->
+        final Members attaching = new Members(ctx, world, me, context + 1, 1);
+        final ShmCollectives shm = ShmCollectives.attach(ctx, world, me, context, 1024, labels, () ->
             new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
         assertEquals(labels == null ? 0 : Arrays.stream(labels).distinct().count(), shm.groups(), "groups");
         assertEquals(shm.groups() > 0, shm.hierarchical(), "hierarchical");
@@ -285,18 +285,18 @@ class ShmCollectivesTest
      * Runs {@code steps} ({operation, root, items} each) on this rank, checking every result
      * against one computed here; {@code before} runs before each step.
      */
-    private static void sequence(final PointToPointEngine engine, final int n, final int[] labels,
+    private static void sequence(final RankContext ctx, final int n, final int[] labels,
         final AtomicIntegerArray board, final int[][] steps, final BeforeStep before)
     {
-        sequence(engine, n, labels, false, board, steps, before);
+        sequence(ctx, n, labels, false, board, steps, before);
     }
 
     /** As above, the flat barrier being member 0's release when {@code release}. */
-    private static void sequence(final PointToPointEngine engine, final int n, final int[] labels,
+    private static void sequence(final RankContext ctx, final int n, final int[] labels,
         final boolean release, final AtomicIntegerArray board, final int[][] steps, final BeforeStep before)
     {
-        final int me = engine.rank();
-        final ShmCollectives shm = attach(engine, n, CONTEXT, labels);
+        final int me = ctx.rank();
+        final ShmCollectives shm = attach(ctx, n, CONTEXT, labels);
         shm.releaseBarrier(release);
         for (int k = 0; k < steps.length; k++)
         {
@@ -419,17 +419,17 @@ class ShmCollectivesTest
     void nonblockingOperationsOverlapEachOtherAndBlockingOnes(final int n) throws Exception
     {
         job = ThreadedJob.start("shmcoll-nb-" + n, n, 64 * 1024);
-        job.run(170, engine ->
+        job.run(170, ctx ->
         {
-            final int me = engine.rank();
+            final int me = ctx.rank();
             final int[] world = new int[n];
             for (int r = 0; r < n; r++)
             {
                 world[r] = r;
             }
-            final Members attaching = new Members(engine, world, me, CONTEXT + 1, 1);
+            final Members attaching = new Members(ctx, world, me, CONTEXT + 1, 1);
             final FinishedWordCheck[] check = new FinishedWordCheck[1];
-            final ShmCollectives shm = ShmCollectives.attach(engine, world, me, CONTEXT, 1024, null, segment ->
+            final ShmCollectives shm = ShmCollectives.attach(ctx, world, me, CONTEXT, 1024, null, segment ->
                 check[0] = new FinishedWordCheck(segment, me, 1024), () ->
                 new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
             final Random random = new Random(5);
@@ -454,10 +454,10 @@ class ShmCollectivesTest
                 shm.allreduce(matrices(me, items, k + 2), bytes, items, MATRIX, blocking);
                 final Schedule d = shm.barrierSteps().schedule(attaching, "ibarrier");
                 d.start();
-                engine.await(c.request(), 0);
-                engine.await(a.request(), 0);
-                engine.await(d.request(), 0);
-                engine.await(b.request(), 0);
+                ctx.progress().await(c.request(), 0);
+                ctx.progress().await(a.request(), 0);
+                ctx.progress().await(d.request(), 0);
+                ctx.progress().await(b.request(), 0);
                 assertArrayEquals(product(n, items, k), reduced, "iallreduce " + k);
                 assertArrayEquals(matrices(root, items, k + 1), cast, "ibcast " + k);
                 assertArrayEquals(product(n, items, k + 2), blocking, "allreduce " + k);
@@ -584,11 +584,11 @@ class ShmCollectivesTest
         }
         assertTrue(differs > rounds / 2, "the data must tell associations apart: " + differs + " of " + rounds);
         job = ThreadedJob.start("shmhier-sum", n, 64 * 1024);
-        job.run(170, engine ->
+        job.run(170, ctx ->
         {
-            final int me = engine.rank();
-            final ShmCollectives flat = attach(engine, n, CONTEXT, null);
-            final ShmCollectives hier = attach(engine, n, CONTEXT + 2, labels);
+            final int me = ctx.rank();
+            final ShmCollectives flat = attach(ctx, n, CONTEXT, null);
+            final ShmCollectives hier = attach(ctx, n, CONTEXT + 2, labels);
             for (int k = 0; k < rounds; k++)
             {
                 // 3 doubles ride in the flag line, 20 in the data slot.
@@ -625,11 +625,11 @@ class ShmCollectivesTest
         final int[] labels = {0, 1, 0, 1};
         final int n = labels.length;
         job = ThreadedJob.start("shmhier-nb", n, 64 * 1024);
-        job.run(60, engine ->
+        job.run(60, ctx ->
         {
-            final int me = engine.rank();
-            final ShmCollectives flat = attach(engine, n, CONTEXT, null);
-            final ShmCollectives hier = attach(engine, n, CONTEXT + 2, labels);
+            final int me = ctx.rank();
+            final ShmCollectives flat = attach(ctx, n, CONTEXT, null);
+            final ShmCollectives hier = attach(ctx, n, CONTEXT + 2, labels);
             assertFalse(flat.hierarchical());
             assertTrue(hier.hierarchical());
             final byte[] b = new byte[16];
@@ -658,9 +658,9 @@ class ShmCollectivesTest
     void aRankAlone() throws Exception
     {
         job = ThreadedJob.start("shmcoll-1", 1, 64 * 1024);
-        job.run(30, engine ->
+        job.run(30, ctx ->
         {
-            final ShmCollectives shm = ShmCollectives.attach(engine, new int[] {0}, 0, CONTEXT, 1024, () -> { });
+            final ShmCollectives shm = ShmCollectives.attach(ctx, new int[] {0}, 0, CONTEXT, 1024, () -> { });
             shm.barrier();
             final byte[] out = new byte[16];
             shm.allreduce(matrices(0, 1, 3), 16, 1, MATRIX, out);

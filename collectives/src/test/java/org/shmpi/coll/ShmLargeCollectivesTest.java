@@ -14,7 +14,7 @@ import org.agrona.BufferUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
 import org.shmpi.shm.datatype.DataLayout;
 
@@ -73,7 +73,7 @@ class ShmLargeCollectivesTest
     }
 
     /** {@code bytes} as the data of an operation: in this rank's shared heap (kept in {@code keep}) or an array. */
-    private static PackedData source(final PointToPointEngine engine, final byte[] bytes, final boolean heap,
+    private static PackedData source(final RankContext ctx, final byte[] bytes, final boolean heap,
         final List<ByteBuffer> keep)
     {
         if (!heap)
@@ -82,7 +82,7 @@ class ShmLargeCollectivesTest
         }
         try
         {
-            final ByteBuffer b = engine.heap().allocate(Math.max(1, bytes.length));
+            final ByteBuffer b = ctx.heap().allocate(Math.max(1, bytes.length));
             b.put(0, bytes);
             keep.add(b);
             return new PackedData(DataLayout.CONTIGUOUS, null, BufferUtil.address(b), 0);
@@ -98,16 +98,16 @@ class ShmLargeCollectivesTest
     void randomSequencesOfOperations(final int n) throws Exception
     {
         job = ThreadedJob.start("shmlarge-" + n, n, 64 * 1024);
-        job.run(170, engine -> sequence(engine, n));
+        job.run(170, ctx -> sequence(ctx, n));
     }
 
-    private static void sequence(final PointToPointEngine engine, final int n)
+    private static void sequence(final RankContext ctx, final int n)
     {
-        final int me = engine.rank();
+        final int me = ctx.rank();
         final int[] world = new int[n];
         Arrays.setAll(world, r -> r);
-        final Members attaching = new Members(engine, world, me, CONTEXT + 1, 1);
-        final ShmLargeCollectives shm = ShmLargeCollectives.attach(engine, world, me, CONTEXT, CHUNK, () ->
+        final Members attaching = new Members(ctx, world, me, CONTEXT + 1, 1);
+        final ShmLargeCollectives shm = ShmLargeCollectives.attach(ctx, world, me, CONTEXT, CHUNK, () ->
             new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
         final Random random = new Random(11);
         final int[] sizes = {1, 100, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 77};
@@ -145,7 +145,7 @@ class ShmLargeCollectivesTest
                 case 2:
                 {
                     final byte[] buf = me == root ? data(root, k, bytes) : new byte[bytes];
-                    shm.bcast(root, me == root ? source(engine, buf, heap, keep) : PackedData.of(buf), bytes);
+                    shm.bcast(root, me == root ? source(ctx, buf, heap, keep) : PackedData.of(buf), bytes);
                     assertArrayEquals(data(root, k, bytes), buf, "bcast " + what);
                     break;
                 }
@@ -159,7 +159,7 @@ class ShmLargeCollectivesTest
                     {
                         System.arraycopy(data(me, k, bytes), 0, out, me * bytes, bytes);
                     }
-                    final PackedData send = place ? null : source(engine, data(me, k, bytes), heap, keep);
+                    final PackedData send = place ? null : source(ctx, data(me, k, bytes), heap, keep);
                     if (all)
                     {
                         shm.allgather(send, PackedData.of(out), bytes);
@@ -190,7 +190,7 @@ class ShmLargeCollectivesTest
                     }
                     final byte[] mine = new byte[bytes];
                     final boolean place = inPlace && me == root;
-                    shm.scatter(root, me == root ? source(engine, all, heap, keep) : null, place ? null : PackedData.of(mine),
+                    shm.scatter(root, me == root ? source(ctx, all, heap, keep) : null, place ? null : PackedData.of(mine),
                         bytes);
                     if (!place)
                     {
@@ -218,7 +218,7 @@ class ShmLargeCollectivesTest
                         System.arraycopy(data(1000 * me + r, k, bytes), 0, send, r * bytes, bytes);
                     }
                     final byte[] got = new byte[n * bytes];
-                    shm.alltoall(source(engine, send, heap, keep), PackedData.of(got), bytes);
+                    shm.alltoall(source(ctx, send, heap, keep), PackedData.of(got), bytes);
                     for (int r = 0; r < n; r++)
                     {
                         assertArrayEquals(data(1000 * r + me, k, bytes), Arrays.copyOfRange(got, r * bytes,

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
 import org.shmpi.shm.segment.SegmentNames;
 
@@ -45,17 +45,17 @@ class ShmSetUpFailureTest
         job = ThreadedJob.start("shmfail-" + large, n, 64 * 1024);
         final AtomicIntegerArray gotNull = new AtomicIntegerArray(n);
         final Path[] blocker = new Path[1];
-        job.run(60, engine ->
+        job.run(60, ctx ->
         {
-            final int me = engine.rank();
+            final int me = ctx.rank();
             final int[] world = {0, 1, 2};
             final AtomicInteger tags = new AtomicInteger(1);
             final java.util.function.IntUnaryOperator agree =
-                Agreement.maxOf(() -> new Members(engine, world, me, CONTEXT + 1, tags.getAndIncrement()));
+                Agreement.maxOf(() -> new Members(ctx, world, me, CONTEXT + 1, tags.getAndIncrement()));
             final String name = large ? SegmentNames.collectiveLarge(CONTEXT, 0) : SegmentNames.collective(CONTEXT, 0);
             if (me == 0)
             {
-                blocker[0] = engine.segments().pathOf(name);
+                blocker[0] = ctx.segments().pathOf(name);
                 try
                 {
                     Files.write(blocker[0], new byte[] {1});
@@ -67,13 +67,13 @@ class ShmSetUpFailureTest
             }
             // Nobody attaches before the blocker exists.
             agree.applyAsInt(0);
-            final Object attached = attach(engine, world, me, CONTEXT, large, agree);
+            final Object attached = attach(ctx, world, me, CONTEXT, large, agree);
             if (attached == null)
             {
                 gotNull.set(me, 1);
             }
             // Another context: set up everywhere, and it works.
-            final Object other = attach(engine, world, me, CONTEXT + 2, large, agree);
+            final Object other = attach(ctx, world, me, CONTEXT + 2, large, agree);
             assertNotNull(other, "the next communicator's state is set up");
             if (large)
             {
@@ -106,10 +106,10 @@ class ShmSetUpFailureTest
         assertFalse(Files.exists(blocker[0]));
     }
 
-    private static Object attach(final PointToPointEngine engine, final int[] world, final int me, final int context,
+    private static Object attach(final RankContext ctx, final int[] world, final int me, final int context,
         final boolean large, final java.util.function.IntUnaryOperator agree)
     {
-        return large ? ShmLargeCollectives.attachOrNull(engine, world, me, context, 4096, agree) :
-            ShmCollectives.attachOrNull(engine, world, me, context, 1024, null, agree);
+        return large ? ShmLargeCollectives.attachOrNull(ctx, world, me, context, 4096, agree) :
+            ShmCollectives.attachOrNull(ctx, world, me, context, 1024, null, agree);
     }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.datatype.BasicKind;
@@ -112,7 +112,7 @@ public final class ShmFile implements AutoCloseable
     /** Files this process has open, by real path: delete refuses them (ERR_FILE_IN_USE). */
     private static final Map<Path, Integer> OPEN = new ConcurrentHashMap<>();
 
-    private final PointToPointEngine engine;
+    private final RankContext ctx;
     private final FileMembers members;
     private final Path path;
     private final Path realPath;
@@ -133,10 +133,10 @@ public final class ShmFile implements AutoCloseable
     private byte[] staging = new byte[0];
     private final Map<String, String> hints;
 
-    private ShmFile(final PointToPointEngine engine, final FileMembers members, final Path path, final Path realPath,
+    private ShmFile(final RankContext ctx, final FileMembers members, final Path path, final Path realPath,
         final int amode, final Segment state, final MappedFile file, final Map<String, String> hints)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.members = members;
         this.path = path;
         this.realPath = realPath;
@@ -180,7 +180,7 @@ public final class ShmFile implements AutoCloseable
      * {@code amode}; if it fails anywhere it fails everywhere, with the class of the lowest member
      * that failed. {@code hints}: the info's keys (copied; unknown keys are kept and ignored).
      */
-    public static ShmFile open(final PointToPointEngine engine, final FileMembers members, final String name,
+    public static ShmFile open(final RankContext ctx, final FileMembers members, final String name,
         final int amode, final Map<String, String> hints)
     {
         final int me = members.rank();
@@ -231,7 +231,7 @@ public final class ShmFile implements AutoCloseable
             }
         }
         final Path path = Path.of(name);
-        final SegmentManager segments = engine.segments();
+        final SegmentManager segments = ctx.segments();
         // 2. Member 0 creates or checks the file and makes the shared state.
         Segment state = null;
         long id = 0;
@@ -316,7 +316,7 @@ public final class ShmFile implements AutoCloseable
             }
             throw ex;
         }
-        final ShmFile f = new ShmFile(engine, members, path, real, amode, state, mapped,
+        final ShmFile f = new ShmFile(ctx, members, path, real, amode, state, mapped,
             hints == null ? new HashMap<>() : new HashMap<>(hints));
         OPEN.merge(real, 1, Integer::sum);
         if ((amode & MODE_APPEND) != 0)
@@ -545,7 +545,7 @@ public final class ShmFile implements AutoCloseable
             }
             closeQuietly(file);
         }
-        final SegmentManager segments = engine.segments();
+        final SegmentManager segments = ctx.segments();
         if (members.rank() == 0)
         {
             segments.remove(state);

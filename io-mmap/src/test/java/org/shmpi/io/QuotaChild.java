@@ -61,10 +61,10 @@ public final class QuotaChild
         final ThreadedJob job = ThreadedJob.start("io-quota", 2, 64 * 1024);
         try
         {
-            job.run(60, engine ->
+            job.run(60, ctx ->
             {
-                final FileMembers m = ShmFileTest.members(engine, 2);
-                final ShmFile f = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
+                final FileMembers m = ShmFileTest.members(ctx, 2);
+                final ShmFile f = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
                     Map.of());
                 final int me = m.rank();
                 final byte[] mine = new byte[PIECE];

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
 import org.shmpi.rma.ScheduleMembers;
 import org.shmpi.shm.ErrorClass;
@@ -68,11 +68,11 @@ class ShmFileTest
         }
     }
 
-    static FileMembers members(final PointToPointEngine engine, final int n)
+    static FileMembers members(final RankContext ctx, final int n)
     {
         final int[] world = new int[n];
         Arrays.setAll(world, r -> r);
-        final ScheduleMembers m = new ScheduleMembers(engine, world, engine.rank(), CONTEXT);
+        final ScheduleMembers m = new ScheduleMembers(ctx, world, ctx.rank(), CONTEXT);
         return new FileMembers()
         {
             @Override
@@ -245,12 +245,12 @@ class ShmFileTest
         {
             dir = Files.createTempDirectory(Path.of(root), "shmpi-io-");
             final Path path = dir.resolve("two-opens.dat");
-            job.run(60, engine ->
+            job.run(60, ctx ->
             {
-                final FileMembers m = members(engine, 1);
-                final ShmFile first = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
+                final FileMembers m = members(ctx, 1);
+                final ShmFile first = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
                     Map.of());
-                final ShmFile second = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_RDWR, Map.of());
+                final ShmFile second = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_RDWR, Map.of());
                 final byte[] a = new byte[65536];
                 Arrays.fill(a, (byte)1);
                 first.writeShared(a, BYTES, DataLayout.CONTIGUOUS, a.length, null);
@@ -416,11 +416,11 @@ class ShmFileTest
 
     private void everyAccessMode(final int n, final Path path) throws Exception
     {
-        job.run(120, engine ->
+        job.run(120, ctx ->
         {
-            final FileMembers m = members(engine, n);
+            final FileMembers m = members(ctx, n);
             final int me = m.rank();
-            final ShmFile f = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR, Map.of());
+            final ShmFile f = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR, Map.of());
             final TypeMap intType = TypeMap.basic(BasicKind.INT, 4);
             // Region A: explicit offsets, 64 ints per rank.
             final int[] a = new int[64];
@@ -570,10 +570,10 @@ class ShmFileTest
         {
             final Path path = dir.resolve("full.dat");
             job = ThreadedJob.start("io-full", 2, 64 * 1024);
-            job.run(60, engine ->
+            job.run(60, ctx ->
             {
-                final FileMembers m = members(engine, 2);
-                final ShmFile f = ShmFile.open(engine, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
+                final FileMembers m = members(ctx, 2);
+                final ShmFile f = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR,
                     Map.of());
                 final byte[] half = new byte[400 * 1024];
                 Arrays.fill(half, (byte)(m.rank() + 1));

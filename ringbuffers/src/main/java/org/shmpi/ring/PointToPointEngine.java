@@ -2,22 +2,14 @@ package org.shmpi.ring;
 
 import static org.shmpi.ring.FrameDescriptor.*;
 
-import java.io.IOException;
-
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.Futex;
-import org.shmpi.shm.JobDirectory;
-import org.shmpi.shm.JobFile;
-import org.shmpi.shm.ShmpiConfig;
-import org.shmpi.shm.Processes;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.segment.SegmentManager;
 
 /**
  * One rank's point-to-point engine: the entry points (send, receive, probe, cancel, wait) over
@@ -40,7 +32,7 @@ import org.shmpi.shm.segment.SegmentManager;
  * other cannot deadlock. An engine is an object, not global state: tests run several as threads
  * of one JVM.
  */
-public final class PointToPointEngine implements AutoCloseable
+public final class PointToPointEngine implements Transport
 {
     /** Default largest message sent eagerly. */
     public static final int EAGER_LIMIT_DEFAULT = 64 * 1024;
@@ -63,7 +55,6 @@ public final class PointToPointEngine implements AutoCloseable
     private final int worldSize;
     private final long eagerLimit;
     private final boolean threadSafe;
-    private final SegmentManager segments;
     private final InboxTransport transport;
     private final ProgressEngine progress;
     private final RequestCompletion completion;
@@ -74,49 +65,26 @@ public final class PointToPointEngine implements AutoCloseable
     private final MatchingEngine matching;
     private final TrafficCounters counters;
     private final SharedHeap heap;
-    private final ContextIds contexts = new ContextIds();
     private final Agent agent = new Agent();
     private final int wholeLimit;
     private int nextSequence;
     /** Single-threaded mode: the request blocking receives reuse (no allocation per message). */
     private RecvRequest blockingRecv;
 
-    /** Creates this rank's inbox (single-threaded engine, default eager limit). */
-    public PointToPointEngine(
-        final JobDirectory directory, final JobFile job, final int rank, final ShmpiConfig config, final Futex futex)
-        throws IOException
+    /**
+     * The shared-memory transport of {@code context}, reading its inbox and writing peers' through
+     * {@code inboxes} ({@link TransportFactory#SHARED_MEMORY}).
+     */
+    PointToPointEngine(final RankContext context, final InboxTransport inboxes)
     {
-        this(directory, job, rank, config, futex, false);
-    }
-
-    /** Creates this rank's inbox; peers are mapped on first send to them. */
-    public PointToPointEngine(
-        final JobDirectory directory,
-        final JobFile job,
-        final int rank,
-        final ShmpiConfig config,
-        final Futex futex,
-        final boolean threadSafe) throws IOException
-    {
-        this.rank = rank;
-        this.worldSize = job.worldSize();
-        this.eagerLimit = config.eagerLimit();
-        this.threadSafe = threadSafe;
-        // One segment manager per rank: every file this rank creates or maps goes through it.
-        this.segments = new SegmentManager(directory.path(), rank, ProcessHandle.current().pid(),
-            Processes.selfStartMillis(), SegmentManager.MAX_IDLE_PEER_SEGMENTS_DEFAULT, config.shmKeep());
-        try
-        {
-            this.transport = new InboxTransport(segments, worldSize, job.ringCapacity(), futex);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            segments.close();
-            throw ex;
-        }
-        this.progress = new ProgressEngine(job, transport.wakeWord(), transport::hasPending, config, threadSafe);
+        this.rank = context.rank();
+        this.worldSize = context.worldSize();
+        this.eagerLimit = context.settings().eagerLimit();
+        this.threadSafe = context.isThreadSafe();
+        this.transport = inboxes;
+        this.progress = context.progress();
         this.completion = progress.completion();
-        this.heap = new SharedHeap(segments);
+        this.heap = context.heap();
         this.counters = new TrafficCounters(worldSize);
         this.outbound = new OutboundQueues(rank, worldSize, transport);
         this.eager = new EagerProtocol(rank, transport, tokens, completion, eagerLimit);
@@ -184,81 +152,10 @@ public final class PointToPointEngine implements AutoCloseable
         return threadSafe;
     }
 
-    /** The rank's progress engine, to which other engines register their agents. */
-    public ProgressEngine progressEngine()
-    {
-        return progress;
-    }
-
     /** Completing requests, for other engines of this rank. */
     public RequestCompletion completion()
     {
         return completion;
-    }
-
-    /** Maps world rank {@code rank}'s inbox now (if not yet), so that a later {@link #wakeRank} needs no file. */
-    public void prepareWake(final int rank)
-    {
-        if (rank != this.rank)
-        {
-            transport.peer(rank);
-        }
-    }
-
-    /**
-     * Wakes world rank {@code rank} if it sleeps on its wake word: for a writer of shared memory
-     * that rank may wait on ({@code ProgressEngine.awaitShared}), after publishing. A full fence
-     * and one load when the rank is awake.
-     */
-    public void wakeRank(final int rank)
-    {
-        if (rank == this.rank)
-        {
-            return;
-        }
-        transport.peer(rank).wakeWord().wakeIfSleeping();
-    }
-
-    /**
-     * {@link #wakeRank} for every rank of {@code ranks} but this one, with one full fence for all
-     * (the writer's release stores before it, each rank's wake word load after it).
-     */
-    public void wakeRanks(final int[] ranks)
-    {
-        wakeRanks(ranks, ranks.length);
-    }
-
-    /** {@link #wakeRanks(int[])} for the first {@code count} ranks of {@code ranks}. */
-    public void wakeRanks(final int[] ranks, final int count)
-    {
-        org.agrona.UnsafeApi.fullFence();
-        for (int i = 0; i < count; i++)
-        {
-            final int r = ranks[i];
-            if (r != this.rank)
-            {
-                transport.peer(r).wakeWord().wakeIfSleepingAfterFence();
-            }
-        }
-    }
-
-    /** The context ids in use on this rank. */
-
-    public ContextIds contexts()
-    {
-        return contexts;
-    }
-
-    /** The manager of every segment file this rank creates or maps. */
-    public SegmentManager segments()
-    {
-        return segments;
-    }
-
-    /** This rank's shared-memory heap (buffers peers can copy large messages from directly). */
-    public SharedHeap heap()
-    {
-        return heap;
     }
 
     /** Large messages received by a single copy out of a sender's shared heap. */
@@ -670,10 +567,6 @@ public final class PointToPointEngine implements AutoCloseable
     public void close()
     {
         progress.deregister(agent);
-        heap.close();
-        transport.close();
-        // Last: unmaps everything still mapped and removes every file this rank created.
-        segments.close();
     }
 
     // ------------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ class AllocationTest
     {
         job = ThreadedJob.start("allocation", 2, 1 << 20);
         final AtomicLongArray allocated = new AtomicLongArray(2);
-        job.run(100, engine ->
+        job.runEngines(100, engine ->
         {
             final int me = engine.rank();
             final int peer = 1 - me;

@@ -159,7 +159,7 @@ class PointToPointEngineTest
     void tokenPassesRoundTheRing(final int n, final int capacity, final TestInfo info) throws Exception
     {
         final int laps = 50;
-        start(info, n, capacity).run(RUN_SECONDS, e ->
+        start(info, n, capacity).runEngines(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
             final int next = (rank + 1) % n;
@@ -200,7 +200,7 @@ class PointToPointEngineTest
     @Timeout(90)
     void everySizeArrivesByteForByte(final int n, final int capacity, final TestInfo info) throws Exception
     {
-        start(info, n, capacity).run(RUN_SECONDS, e ->
+        start(info, n, capacity).runEngines(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
             final int next = (rank + 1) % n;
@@ -236,7 +236,7 @@ class PointToPointEngineTest
         final int big = 2 * maxPayload(capacity) + 13;  // three fragments
         final int sender = n - 1;
         final int receiver = 0;
-        start(info, n, capacity).run(RUN_SECONDS, e ->
+        start(info, n, capacity).runEngines(RUN_SECONDS, e ->
         {
             final java.util.List<SendRequest> sends = new java.util.ArrayList<>();
             if (e.rank() == sender)
@@ -281,7 +281,7 @@ class PointToPointEngineTest
         final int perSender = 300;
         final int big = maxPayload(capacity) + 100;  // two fragments
         final int[] senders = n == 1 ? new int[] {0} : IntStream.range(1, n).toArray();
-        start(info, n, capacity).run(RUN_SECONDS, e ->
+        start(info, n, capacity).runEngines(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
             final java.util.List<SendRequest> sends = new java.util.ArrayList<>();
@@ -349,7 +349,7 @@ class PointToPointEngineTest
         // More fragments than one duty cycle reads (64): it cannot be complete when first seen.
         final int huge = 128 * maxPayload(capacity) + 1;
         final ThreadedJob j = start(info, n, capacity);
-        j.run(RUN_SECONDS, e ->
+        j.runEngines(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
             final int peer = rank ^ 1;
@@ -435,7 +435,7 @@ class PointToPointEngineTest
         final int room = 1000;
         final int next = 500;
         final ThreadedJob j = start(info, n, capacity);
-        j.run(RUN_SECONDS, e ->
+        j.runEngines(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
             final int peer = rank ^ 1;
@@ -514,7 +514,7 @@ class PointToPointEngineTest
     void simultaneousLargeSendsDoNotDeadlock(final int n, final int capacity, final TestInfo info) throws Exception
     {
         final int size = 8 * MIB;
-        start(info, n, capacity).run(RUN_SECONDS, e ->
+        start(info, n, capacity).runEngines(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
             final int peer = rank ^ 1;
@@ -537,7 +537,7 @@ class PointToPointEngineTest
     void contextIdsKeepMessagesApart(final int n, final int capacity, final TestInfo info) throws Exception
     {
         final ThreadedJob j = start(info, n, capacity);
-        j.run(RUN_SECONDS, e ->
+        j.runEngines(RUN_SECONDS, e ->
         {
             final int rank = e.rank();
             final int peer = rank ^ 1;

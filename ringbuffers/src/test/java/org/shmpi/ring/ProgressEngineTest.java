@@ -33,9 +33,9 @@ class ProgressEngineTest
     void aRegisteredAgentIsDrivenByAWaitAndCanBeRemoved() throws Exception
     {
         job = ThreadedJob.start("agents", 1, 1 << 16);
-        job.run(50, engine ->
+        job.runEngines(50, engine ->
         {
-            final ProgressEngine progress = engine.progressEngine();
+            final ProgressEngine progress = job.context(engine.rank()).progress();
             final ExternalRequest request = new ExternalRequest();
             final AtomicInteger cycles = new AtomicInteger();
             final ProgressAgent agent = new ProgressAgent()
@@ -81,7 +81,7 @@ class ProgressEngineTest
     void anExternalCompletionFromAnotherThreadWakesASleepingWaiter() throws Exception
     {
         job = ThreadedJob.start("external", 1, 1 << 16);
-        job.run(50, engine ->
+        job.runEngines(50, engine ->
         {
             final ExternalRequest request = new ExternalRequest();
             final AtomicReference<Thread> ranOn = new AtomicReference<>();
@@ -102,7 +102,7 @@ class ProgressEngineTest
                 {
                     Thread.currentThread().interrupt();
                 }
-                assertTrue(engine.progressEngine().completeExternal(request, 0));
+                assertTrue(job.context(engine.rank()).progress().completeExternal(request, 0));
             }, "completer");
             completer.start();
             // The failure mode is a waiter that never returns: the test's timeout catches it.
@@ -110,7 +110,7 @@ class ProgressEngineTest
             completer.join();
             assertEquals(1, runs.get(), "callback ran once");
             assertSame(completer, ranOn.get(), "on the completing thread");
-            assertFalse(engine.progressEngine().completeExternal(request, 0), "second completion is refused");
+            assertFalse(job.context(engine.rank()).progress().completeExternal(request, 0), "second completion is refused");
             final AtomicInteger late = new AtomicInteger();
             request.onComplete(r -> late.incrementAndGet());
             assertEquals(1, late.get(), "a callback registered on a completed request runs at once");

@@ -234,11 +234,11 @@ class SharedHeapTest
         job = ThreadedJob.start("heap-pending", 2, 64 * KIB);
         final int length = 1024 * KIB;
         final byte[] expected = PointToPointEngineTest.pattern(length, 7);
-        job.run(60, engine ->
+        job.runEngines(60, engine ->
         {
             if (engine.rank() == 0)
             {
-                final SharedHeap heap = engine.heap();
+                final SharedHeap heap = job.context(engine.rank()).heap();
                 ByteBuffer buffer = heap.allocate(length);
                 buffer.put(0, expected);
                 final long address = BufferUtil.address(buffer);

@@ -35,6 +35,12 @@ public final class ThreadedJob implements AutoCloseable
     /** What one rank does; runs on that rank's thread. */
     public interface RankBody
     {
+        void run(RankContext rank) throws Exception;
+    }
+
+    /** What one rank of a point-to-point test does, given its engine. */
+    public interface EngineBody
+    {
         void run(PointToPointEngine engine) throws Exception;
     }
 
@@ -44,6 +50,7 @@ public final class ThreadedJob implements AutoCloseable
     private final Path root;
     private final JobDirectory directory;
     private final JobFile job;
+    private final RankContext[] contexts;
     private final PointToPointEngine[] engines;
     private final AtomicIntegerArray signals;
     /** Set when a rank thread could not be stopped: its mappings must then stay mapped. */
@@ -56,6 +63,7 @@ public final class ThreadedJob implements AutoCloseable
         this.root = root;
         this.directory = directory;
         this.job = job;
+        this.contexts = new RankContext[worldSize];
         this.engines = new PointToPointEngine[worldSize];
         this.signals = new AtomicIntegerArray(worldSize);
     }
@@ -77,8 +85,8 @@ public final class ThreadedJob implements AutoCloseable
             created = new ThreadedJob(name, root, directory, job, worldSize);
             for (int r = 0; r < worldSize; r++)
             {
-                created.engines[r] =
-                    new PointToPointEngine(directory, job, r, config, Futex.open(config.futexEnabled()));
+                created.contexts[r] = RankContext.open(directory, job, r, config, Futex.open(config.futexEnabled()), false);
+                created.engines[r] = (PointToPointEngine) created.contexts[r].transport();
             }
             return created;
         }
@@ -120,6 +128,28 @@ public final class ThreadedJob implements AutoCloseable
      */
     public void run(final long timeoutSeconds, final RankBody body) throws InterruptedException
     {
+        runRanks(timeoutSeconds, rank -> body.run(contexts[rank]));
+    }
+
+    /** As {@link #run(long, RankBody)}, each rank given its point-to-point engine. */
+    public void runEngines(final long timeoutSeconds, final EngineBody body) throws InterruptedException
+    {
+        runRanks(timeoutSeconds, rank -> body.run(engines[rank]));
+    }
+
+    /** The context of rank {@code rank}. */
+    public RankContext context(final int rank)
+    {
+        return contexts[rank];
+    }
+
+    private interface IndexBody
+    {
+        void run(int rank) throws Exception;
+    }
+
+    private void runRanks(final long timeoutSeconds, final IndexBody body) throws InterruptedException
+    {
         final int n = engines.length;
         final AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(n);
         final Thread[] threads = new Thread[n];
@@ -130,7 +160,7 @@ public final class ThreadedJob implements AutoCloseable
             {
                 try
                 {
-                    body.run(engines[rank]);
+                    body.run(rank);
                 }
                 catch (final Throwable t)
                 {
@@ -201,7 +231,7 @@ public final class ThreadedJob implements AutoCloseable
         {
             for (final PointToPointEngine e : engines)
             {
-                final int frames = e.progress();
+                final int frames = contexts[e.rank()].progress().progress();
                 final int unexpected = e.matching().unexpectedCount();
                 final int posted = e.matching().postedCount();
                 if (frames != 0 || unexpected != 0 || posted != 0)
@@ -290,11 +320,11 @@ public final class ThreadedJob implements AutoCloseable
     {
         if (!stuck)
         {
-            for (final PointToPointEngine e : engines)
+            for (final RankContext c : contexts)
             {
-                if (e != null)
+                if (c != null)
                 {
-                    e.close();
+                    c.close();
                 }
             }
             job.close();

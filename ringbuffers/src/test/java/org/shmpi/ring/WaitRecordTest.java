@@ -51,13 +51,13 @@ class WaitRecordTest
     }
 
     /** As the rank's watchdog asks: rank 0's waiting thread answers. */
-    private static String describeRankZero(final AtomicReferenceArray<PointToPointEngine> engines)
+    private String describeRankZero(final AtomicReferenceArray<PointToPointEngine> engines)
     {
         while (engines.get(0) == null)
         {
             Thread.onSpinWait();
         }
-        return engines.get(0).progressEngine().describe(5_000);
+        return job.context(0).progress().describe(5_000);
     }
 
     @Test
@@ -68,7 +68,7 @@ class WaitRecordTest
         final AtomicReferenceArray<PointToPointEngine> engines = new AtomicReferenceArray<>(2);
         final AtomicReference<String> described = new AtomicReference<>();
         final AtomicReference<WaitRecord> seen = new AtomicReference<>();
-        job.run(50, engine ->
+        job.runEngines(50, engine ->
         {
             engines.set(engine.rank(), engine);
             final byte[] data = new byte[8];
@@ -104,7 +104,7 @@ class WaitRecordTest
     void callsThatCompleteAtOnceWriteNothing() throws Exception
     {
         job = ThreadedJob.start("no-wait", 2, 1 << 16);
-        job.run(50, engine ->
+        job.runEngines(50, engine ->
         {
             final byte[] data = new byte[16];
             final int me = engine.rank();
@@ -137,13 +137,13 @@ class WaitRecordTest
         final AtomicReferenceArray<PointToPointEngine> engines = new AtomicReferenceArray<>(2);
         final AtomicReference<String> described = new AtomicReference<>();
         final AtomicReference<WaitRecord> seen = new AtomicReference<>();
-        job.run(50, engine ->
+        job.runEngines(50, engine ->
         {
             engines.set(engine.rank(), engine);
             final byte[] data = new byte[4];
             if (engine.rank() == 0)
             {
-                assertNull(engine.progressEngine().describe(50), "nobody waits: no answer");
+                assertNull(job.context(engine.rank()).progress().describe(50), "nobody waits: no answer");
                 final UnexpectedMessage m = engine.probeBlocking(2, RecvRequest.ANY_SOURCE, 11);
                 assertEquals(11, m.tag());
                 engine.recv(2, 1, 11, data, BYTES, data.length);

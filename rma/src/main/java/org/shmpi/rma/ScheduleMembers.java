@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 import org.shmpi.coll.Allgatherv;
 import org.shmpi.coll.Barrier;
 import org.shmpi.coll.Members;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.shm.BlockedCall;
 
 /** {@link WindowMembers} over point-to-point schedules on context {@code context}; window messages on {@code context + 1}. */
@@ -16,10 +16,10 @@ public final class ScheduleMembers implements WindowMembers
     private final int[] world;
     private final int context;
 
-    public ScheduleMembers(final PointToPointEngine engine, final int[] world, final int me, final int context)
+    public ScheduleMembers(final RankContext ctx, final int[] world, final int me, final int context)
     {
         this.world = world.clone();
-        this.members = new Members(engine, this.world, me, context, 1);
+        this.members = new Members(ctx, this.world, me, context, 1);
         this.context = context + 1;
     }
 

@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
 
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.SharedHeap;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
@@ -64,7 +64,7 @@ public final class ShmWindow implements AutoCloseable
     /** How long a member waits for member 0's window segment to appear. */
     private static final long OPEN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
-    private final PointToPointEngine engine;
+    private final RankContext ctx;
     private final WindowMembers members;
     private final int[] world;
     private final int me;
@@ -124,11 +124,11 @@ public final class ShmWindow implements AutoCloseable
     private byte[] staging = new byte[0];
     private byte[] results = new byte[0];
 
-    private ShmWindow(final PointToPointEngine engine, final WindowMembers members, final int flavor,
+    private ShmWindow(final RankContext ctx, final WindowMembers members, final int flavor,
         final Segment segment, final long[] base, final long[] size, final int[] dispUnit, final Segment[] peerHeaps,
         final boolean[] served, final Object localMemory, final AttachTable attachments)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.members = members;
         this.world = members.world();
         this.me = members.rank();
@@ -159,10 +159,10 @@ public final class ShmWindow implements AutoCloseable
         this.attachments = attachments;
         // A dynamic window learns at each access whether the target serves the memory.
         this.origin = (anyServed || attachments != null) && n > 1 ?
-            new WindowService.Origin(engine, members.context(), world, me) : null;
+            new WindowService.Origin(ctx, members.context(), world, me) : null;
         if (served[me] && n > 1)
         {
-            service = new WindowService(engine, members.context(), WindowService.region(localMemory, base[me]));
+            service = new WindowService(ctx, members.context(), WindowService.region(localMemory, base[me]));
             service.start();
         }
     }
@@ -176,7 +176,7 @@ public final class ShmWindow implements AutoCloseable
      * {@code contiguous} puts the regions one after the other, else each starts on a page.
      * Collective over {@code members}.
      */
-    public static ShmWindow allocate(final PointToPointEngine engine, final WindowMembers members, final long bytes,
+    public static ShmWindow allocate(final RankContext ctx, final WindowMembers members, final long bytes,
         final int dispUnit, final int flavor, final boolean contiguous)
     {
         checkSizes(bytes, dispUnit);
@@ -196,13 +196,13 @@ public final class ShmWindow implements AutoCloseable
         final long[] offsets = WindowDescriptor.regionOffsets(sizes, contiguous);
         final long dataOffset = WindowDescriptor.dataOffset(n);
         final long length = dataOffset + offsets[n];
-        final Segment segment = makeSegment(engine, members, flavor, contiguous, length);
+        final Segment segment = makeSegment(ctx, members, flavor, contiguous, length);
         final long[] base = new long[n];
         for (int r = 0; r < n; r++)
         {
             base[r] = segment.address() + dataOffset + offsets[r];
         }
-        final ShmWindow w = new ShmWindow(engine, members, flavor, segment, base, sizes, units, new Segment[n],
+        final ShmWindow w = new ShmWindow(ctx, members, flavor, segment, base, sizes, units, new Segment[n],
             new boolean[n], null, null);
         // The owner writes its region first, so its pages come from its own NUMA node.
         UnsafeApi.setMemory(null, base[w.me], sizes[w.me], (byte)0);
@@ -217,11 +217,11 @@ public final class ShmWindow implements AutoCloseable
      * is mapped by the others; any other memory is served by this member's progress engine
      * ({@link WindowService}). Collective over {@code members}.
      */
-    public static ShmWindow create(final PointToPointEngine engine, final WindowMembers members, final Object memory,
+    public static ShmWindow create(final RankContext ctx, final WindowMembers members, final Object memory,
         final long offset, final long bytes, final int dispUnit)
     {
         checkSizes(bytes, dispUnit);
-        final SharedHeap heap = engine.heap();
+        final SharedHeap heap = ctx.heap();
         long heapId = -1;
         long inSegment = 0;
         if (bytes > 0)
@@ -241,7 +241,7 @@ public final class ShmWindow implements AutoCloseable
         final int me = members.rank();
         final long[] info = members.allgather(new long[] {bytes, dispUnit, heapId, inSegment});
         final int[] world = members.world();
-        final Segment segment = makeSegment(engine, members, FLAVOR_CREATE, false, WindowDescriptor.dataOffset(n));
+        final Segment segment = makeSegment(ctx, members, FLAVOR_CREATE, false, WindowDescriptor.dataOffset(n));
         final long[] base = new long[n];
         final long[] sizes = new long[n];
         final int[] units = new int[n];
@@ -277,7 +277,7 @@ public final class ShmWindow implements AutoCloseable
             }
             throw ex;
         }
-        final ShmWindow w = new ShmWindow(engine, members, FLAVOR_CREATE, segment, base, sizes, units, heaps, served,
+        final ShmWindow w = new ShmWindow(ctx, members, FLAVOR_CREATE, segment, base, sizes, units, heaps, served,
             served[me] ? memory : null, null);
         members.barrier();
         return w;
@@ -287,15 +287,15 @@ public final class ShmWindow implements AutoCloseable
      * {@code MPI_Win_create_dynamic}: a window without memory; each member attaches and detaches
      * regions of its own ({@link #attach}). Collective over {@code members}.
      */
-    public static ShmWindow createDynamic(final PointToPointEngine engine, final WindowMembers members)
+    public static ShmWindow createDynamic(final RankContext ctx, final WindowMembers members)
     {
         final int n = members.world().length;
-        final Segment segment = makeSegment(engine, members, FLAVOR_DYNAMIC, false,
+        final Segment segment = makeSegment(ctx, members, FLAVOR_DYNAMIC, false,
             AttachTable.tableOffset(n) + (long)n * AttachTable.TABLE_STRIDE);
         final int[] units = new int[n];
         java.util.Arrays.fill(units, 1);
-        final AttachTable table = new AttachTable(segment.buffer(), n, members.rank(), engine.heap(), members.world());
-        final ShmWindow w = new ShmWindow(engine, members, FLAVOR_DYNAMIC, segment, new long[n], new long[n], units,
+        final AttachTable table = new AttachTable(segment.buffer(), n, members.rank(), ctx.heap(), members.world());
+        final ShmWindow w = new ShmWindow(ctx, members, FLAVOR_DYNAMIC, segment, new long[n], new long[n], units,
             new Segment[n], new boolean[n], null, table);
         members.barrier();
         return w;
@@ -321,7 +321,7 @@ public final class ShmWindow implements AutoCloseable
         final boolean shared = attachments.attach(key, memory, offset, bytes);
         if (!shared && service == null && n > 1)
         {
-            service = new WindowService(engine, members.context(), new WindowService.LocalMemory()
+            service = new WindowService(ctx, members.context(), new WindowService.LocalMemory()
             {
                 @Override
                 public void resolve(final long start, final long low, final long high)
@@ -385,13 +385,13 @@ public final class ShmWindow implements AutoCloseable
      * id in one allgather (-1: it could not be made; every member then fails alike); the others
      * map it.
      */
-    private static Segment makeSegment(final PointToPointEngine engine, final WindowMembers members, final int flavor,
+    private static Segment makeSegment(final RankContext ctx, final WindowMembers members, final int flavor,
         final boolean contiguous, final long length)
     {
         final int[] world = members.world();
         final int n = world.length;
         final int me = members.rank();
-        final SegmentManager manager = engine.segments();
+        final SegmentManager manager = ctx.segments();
         Segment segment = null;
         long id = 0;
         String failure = "";
@@ -426,7 +426,7 @@ public final class ShmWindow implements AutoCloseable
         }
         for (final int w : world)
         {
-            engine.prepareWake(w);
+            ctx.wakeups().prepareWake(w);
         }
         final long agreed = members.allgather(new long[] {id})[0];
         if (agreed < 0)
@@ -1271,7 +1271,7 @@ public final class ShmWindow implements AutoCloseable
             control.putIntRelease(word, control.getInt(word) + 1);
             wakeList[i] = world[o];
         }
-        engine.wakeRanks(wakeList, origins.length);
+        ctx.wakeups().wakeRanks(wakeList, origins.length);
     }
 
     /** {@code MPI_Win_start}: opens an access epoch to {@code targets}, once each has posted. */
@@ -1322,7 +1322,7 @@ public final class ShmWindow implements AutoCloseable
                 wakeList[count++] = world[t];
             }
         }
-        engine.wakeRanks(wakeList, count);
+        ctx.wakeups().wakeRanks(wakeList, count);
     }
 
     /** {@code MPI_Win_wait}: ends the exposure epoch once every origin of it has completed. */
@@ -1484,7 +1484,7 @@ public final class ShmWindow implements AutoCloseable
      */
     private void awaitCount(final int block, final int word, final int expected)
     {
-        for (int i = engine.progressEngine().sharedSpins(); i >= 0; i--)
+        for (int i = ctx.progress().sharedSpins(); i >= 0; i--)
         {
             if (control.getIntVolatile(word) - expected >= 0)
             {
@@ -1504,7 +1504,7 @@ public final class ShmWindow implements AutoCloseable
     {
         // The word usually changes within a cache-line transfer or two: watch it alone first,
         // before the (atomic) announcement, when every rank has a core of its own.
-        for (int i = engine.progressEngine().sharedSpins(); i >= 0; i--)
+        for (int i = ctx.progress().sharedSpins(); i >= 0; i--)
         {
             if (condition.getAsBoolean())
             {
@@ -1518,7 +1518,7 @@ public final class ShmWindow implements AutoCloseable
         {
             if (!condition.getAsBoolean())
             {
-                engine.progressEngine().awaitShared(condition, BlockedCall.OTHER);
+                ctx.progress().awaitShared(condition, BlockedCall.OTHER);
             }
         }
         finally
@@ -1531,7 +1531,7 @@ public final class ShmWindow implements AutoCloseable
     {
         if (control.getIntVolatile(control(block) + WindowDescriptor.WAITERS_OFFSET) > 0)
         {
-            engine.wakeRanks(world);
+            ctx.wakeups().wakeRanks(world);
         }
     }
 
@@ -1615,16 +1615,16 @@ public final class ShmWindow implements AutoCloseable
         {
             if (s != null)
             {
-                engine.heap().releasePeer(s);
+                ctx.heap().releasePeer(s);
             }
         }
         if (me == 0)
         {
-            engine.segments().remove(segment);
+            ctx.segments().remove(segment);
         }
         else
         {
-            engine.segments().release(segment);
+            ctx.segments().release(segment);
         }
     }
 

@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.agrona.UnsafeApi;
 import org.shmpi.ring.EngineRequest;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ProgressAgent;
 import org.shmpi.ring.RecvRequest;
 import org.shmpi.ring.SendRequest;
@@ -56,7 +56,7 @@ final class WindowService implements ProgressAgent
     static final int HEADER_MAX = 1 << 20;
     private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
 
-    private final PointToPointEngine engine;
+    private final RankContext ctx;
     private final int context;
     /** Where a displacement of this member's served memory is. */
     private final LocalMemory memory;
@@ -110,26 +110,26 @@ final class WindowService implements ProgressAgent
         };
     }
 
-    WindowService(final PointToPointEngine engine, final int context, final LocalMemory memory)
+    WindowService(final RankContext ctx, final int context, final LocalMemory memory)
     {
-        this.engine = engine;
+        this.ctx = ctx;
         this.context = context;
         this.memory = memory;
     }
 
     void start()
     {
-        engine.progressEngine().register(this);
+        ctx.progress().register(this);
     }
 
     /** Stops serving (every origin has flushed: the window is being freed). */
     void stop()
     {
         closed = true;
-        engine.progressEngine().deregister(this);
+        ctx.progress().deregister(this);
         if (headerRecv != null && !headerRecv.isComplete())
         {
-            engine.cancel(headerRecv);
+            ctx.transport().cancel(headerRecv);
         }
         headerRecv = null;
     }
@@ -160,7 +160,7 @@ final class WindowService implements ProgressAgent
             }
             if (headerRecv == null)
             {
-                headerRecv = engine.irecv(context, RecvRequest.ANY_SOURCE, REQUEST_TAG, header, BYTES, HEADER_MAX);
+                headerRecv = ctx.transport().irecv(context, RecvRequest.ANY_SOURCE, REQUEST_TAG, header, BYTES, HEADER_MAX);
             }
             if (!headerRecv.isComplete())
             {
@@ -192,11 +192,11 @@ final class WindowService implements ProgressAgent
         switch (op)
         {
             case PUT:
-                dataRecv = engine.irecv(context, source, DATA_TAG, base, at, bytes, layout);
+                dataRecv = ctx.transport().irecv(context, source, DATA_TAG, base, at, bytes, layout);
                 afterData = () -> { };
                 break;
             case GET:
-                engine.isend(context, source, REPLY_TAG, base, at, bytes, SendRequest.MODE_STANDARD, layout);
+                ctx.transport().isend(context, source, REPLY_TAG, base, at, bytes, SendRequest.MODE_STANDARD, layout);
                 break;
             case ACCUMULATE:
             case GET_ACCUMULATE:
@@ -204,7 +204,7 @@ final class WindowService implements ProgressAgent
                 final int reduction = UnsafeApi.getInt(header, BYTES + 32);
                 final int kind = UnsafeApi.getInt(header, BYTES + 36);
                 final byte[] in = new byte[(int)bytes];
-                dataRecv = engine.irecv(context, source, DATA_TAG, in, BYTES, bytes);
+                dataRecv = ctx.transport().irecv(context, source, DATA_TAG, in, BYTES, bytes);
                 afterData = () ->
                 {
                     byte[] old = null;
@@ -216,7 +216,7 @@ final class WindowService implements ProgressAgent
                     apply(Reductions.kernel(reduction, kind), BasicKind.size(kind), in, base, at, map, items, bytes);
                     if (old != null)
                     {
-                        engine.isend(context, source, REPLY_TAG, old, BYTES, bytes, SendRequest.MODE_STANDARD);
+                        ctx.transport().isend(context, source, REPLY_TAG, old, BYTES, bytes, SendRequest.MODE_STANDARD);
                     }
                 };
                 break;
@@ -225,7 +225,7 @@ final class WindowService implements ProgressAgent
             {
                 final int es = (int)bytes;
                 final byte[] in = new byte[2 * es];
-                dataRecv = engine.irecv(context, source, DATA_TAG, in, BYTES, 2L * es);
+                dataRecv = ctx.transport().irecv(context, source, DATA_TAG, in, BYTES, 2L * es);
                 afterData = () ->
                 {
                     final byte[] old = new byte[es];
@@ -239,12 +239,12 @@ final class WindowService implements ProgressAgent
                     {
                         UnsafeApi.copyMemory(in, BYTES, base, at, es);
                     }
-                    engine.isend(context, source, REPLY_TAG, old, BYTES, es, SendRequest.MODE_STANDARD);
+                    ctx.transport().isend(context, source, REPLY_TAG, old, BYTES, es, SendRequest.MODE_STANDARD);
                 };
                 break;
             }
             case FLUSH:
-                engine.isend(context, source, REPLY_TAG, header, BYTES, 0, SendRequest.MODE_STANDARD);
+                ctx.transport().isend(context, source, REPLY_TAG, header, BYTES, 0, SendRequest.MODE_STANDARD);
                 break;
             default:
                 throw new ShmpiException(ErrorClass.ERR_INTERN, "window service: unknown request " + op + " from " +
@@ -302,16 +302,16 @@ final class WindowService implements ProgressAgent
     /** An origin's messages to served targets: sends and receives not yet complete, targets not yet flushed. */
     static final class Origin
     {
-        private final PointToPointEngine engine;
+        private final RankContext ctx;
         private final int context;
         private final int[] world;
         private final int me;
         private final List<EngineRequest> pending = new ArrayList<>();
         private final boolean[] dirty;
 
-        Origin(final PointToPointEngine engine, final int context, final int[] world, final int me)
+        Origin(final RankContext ctx, final int context, final int[] world, final int me)
         {
-            this.engine = engine;
+            this.ctx = ctx;
             this.context = context;
             this.world = world;
             this.me = me;
@@ -349,7 +349,7 @@ final class WindowService implements ProgressAgent
         private void send(final int target, final byte[] data, final long offset, final long bytes,
             final DataLayout layout, final int tag)
         {
-            final SendRequest s = engine.isend(context, world[target], tag, data, offset, bytes,
+            final SendRequest s = ctx.transport().isend(context, world[target], tag, data, offset, bytes,
                 SendRequest.MODE_STANDARD, layout);
             if (!s.isComplete())
             {
@@ -362,7 +362,7 @@ final class WindowService implements ProgressAgent
         {
             final byte[] h = header(PUT, offset, bytes, map, items);
             send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
-            final SendRequest s = engine.isend(context, world[target], DATA_TAG, origin, originOffset, bytes,
+            final SendRequest s = ctx.transport().isend(context, world[target], DATA_TAG, origin, originOffset, bytes,
                 SendRequest.MODE_STANDARD, layout);
             if (!s.isComplete())
             {
@@ -374,7 +374,7 @@ final class WindowService implements ProgressAgent
         void get(final Object origin, final long originOffset, final DataLayout layout, final long bytes,
             final int target, final long offset, final TypeMap map, final long items)
         {
-            pending.add(engine.irecv(context, world[target], REPLY_TAG, origin, originOffset, bytes, layout));
+            pending.add(ctx.transport().irecv(context, world[target], REPLY_TAG, origin, originOffset, bytes, layout));
             final byte[] h = header(GET, offset, bytes, map, items);
             send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
             dirty[target] = true;
@@ -392,7 +392,7 @@ final class WindowService implements ProgressAgent
             final boolean fetching = resultLayout != null;
             if (fetching)
             {
-                pending.add(engine.irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes, resultLayout));
+                pending.add(ctx.transport().irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes, resultLayout));
             }
             final byte[] h = header(fetching ? GET_ACCUMULATE : ACCUMULATE, offset, bytes, map, items);
             UnsafeApi.putInt(h, BYTES + 32, reduction);
@@ -406,7 +406,7 @@ final class WindowService implements ProgressAgent
         void compareAndSwap(final byte[] in, final int elementSize, final int target, final long offset,
             final Object result, final long resultOffset)
         {
-            final RecvRequest reply = engine.irecv(context, world[target], REPLY_TAG, result, resultOffset,
+            final RecvRequest reply = ctx.transport().irecv(context, world[target], REPLY_TAG, result, resultOffset,
                 elementSize);
             final byte[] h = header(COMPARE_AND_SWAP, offset, elementSize, null, 1);
             send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
@@ -423,7 +423,7 @@ final class WindowService implements ProgressAgent
             {
                 if (dirty[t] && (target < 0 || t == target))
                 {
-                    acks.add(engine.irecv(context, world[t], REPLY_TAG, new byte[0], BYTES, 0));
+                    acks.add(ctx.transport().irecv(context, world[t], REPLY_TAG, new byte[0], BYTES, 0));
                     final byte[] h = header(FLUSH, 0, 0, null, 0);
                     send(t, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
                     dirty[t] = false;
@@ -434,7 +434,7 @@ final class WindowService implements ProgressAgent
             {
                 if (!r.isComplete())
                 {
-                    engine.await(r, BlockedCall.OTHER);
+                    ctx.progress().await(r, BlockedCall.OTHER);
                 }
                 if (r.errorClass() != ErrorClass.SUCCESS)
                 {
@@ -455,7 +455,7 @@ final class WindowService implements ProgressAgent
             {
                 if (!r.isComplete())
                 {
-                    engine.await(r, BlockedCall.OTHER);
+                    ctx.progress().await(r, BlockedCall.OTHER);
                 }
                 if (failed == ErrorClass.SUCCESS && r.errorClass() != ErrorClass.SUCCESS)
                 {

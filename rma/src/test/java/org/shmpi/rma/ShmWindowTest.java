@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.shmpi.ring.PointToPointEngine;
+import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
@@ -48,11 +48,11 @@ class ShmWindowTest
         }
     }
 
-    private static WindowMembers members(final PointToPointEngine engine, final int n)
+    private static WindowMembers members(final RankContext ctx, final int n)
     {
         final int[] world = new int[n];
         Arrays.setAll(world, r -> r);
-        return new ScheduleMembers(engine, world, engine.rank(), CONTEXT);
+        return new ScheduleMembers(ctx, world, ctx.rank(), CONTEXT);
     }
 
     @ParameterizedTest
@@ -60,14 +60,14 @@ class ShmWindowTest
     void putGetAndSharedLoadsInEveryAllocatingLayout(final int n) throws Exception
     {
         job = ThreadedJob.start("win-data-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
             for (final boolean contiguous : new boolean[] {false, true})
             {
                 // Uneven sizes: member r has 64 + 8r bytes (8 + r longs).
-                final ShmWindow w = ShmWindow.allocate(engine, m, 8L * (8 + me), 8,
+                final ShmWindow w = ShmWindow.allocate(ctx, m, 8L * (8 + me), 8,
                     contiguous ? ShmWindow.FLAVOR_SHARED : ShmWindow.FLAVOR_ALLOCATE, contiguous);
                 for (int r = 0; r < n; r++)
                 {
@@ -115,11 +115,11 @@ class ShmWindowTest
     void derivedTargetTypesAndStridedOrigins(final int n) throws Exception
     {
         job = ThreadedJob.start("win-types-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
-            final ShmWindow w = ShmWindow.allocate(engine, m, 4 * 64, 4, ShmWindow.FLAVOR_ALLOCATE, false);
+            final ShmWindow w = ShmWindow.allocate(ctx, m, 4 * 64, 4, ShmWindow.FLAVOR_ALLOCATE, false);
             // Target: every other int (vector of 8 blocks of 1 int, stride 2 ints); origin contiguous.
             final TypeMap every2 = TypeMap.hvector(8, 1, 8, TypeMap.basic(BasicKind.INT, 4));
             final int right = (me + 1) % n;
@@ -165,11 +165,11 @@ class ShmWindowTest
     {
         final int rounds = 500;
         job = ThreadedJob.start("win-atomics-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
-            final ShmWindow w = ShmWindow.allocate(engine, m, 64, 1, ShmWindow.FLAVOR_ALLOCATE, false);
+            final ShmWindow w = ShmWindow.allocate(ctx, m, 64, 1, ShmWindow.FLAVOR_ALLOCATE, false);
             final long[] one = {1};
             final long[] fetched = new long[1];
             final double[] half = {0.5};
@@ -233,10 +233,10 @@ class ShmWindowTest
         final int rounds = 300;
         final int items = 4 * ShmWindow.BULK_ELEMENTS;
         job = ThreadedJob.start("win-bulk-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
-            final ShmWindow w = ShmWindow.allocate(engine, m, 8L * items, 8, ShmWindow.FLAVOR_ALLOCATE, false);
+            final WindowMembers m = members(ctx, n);
+            final ShmWindow w = ShmWindow.allocate(ctx, m, 8L * items, 8, ShmWindow.FLAVOR_ALLOCATE, false);
             final long[] ones = new long[items];
             Arrays.fill(ones, 1);
             final long[] fetched = new long[1];
@@ -272,10 +272,10 @@ class ShmWindowTest
     {
         final int rounds = 300;
         job = ThreadedJob.start("win-excl-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
-            final ShmWindow w = ShmWindow.allocate(engine, m, 8, 8, ShmWindow.FLAVOR_ALLOCATE, false);
+            final WindowMembers m = members(ctx, n);
+            final ShmWindow w = ShmWindow.allocate(ctx, m, 8, 8, ShmWindow.FLAVOR_ALLOCATE, false);
             final long[] v = new long[1];
             for (int i = 0; i < rounds; i++)
             {
@@ -301,11 +301,11 @@ class ShmWindowTest
     void postStartCompleteWaitRing(final int n) throws Exception
     {
         job = ThreadedJob.start("win-pscw-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
-            final ShmWindow w = ShmWindow.allocate(engine, m, 8 * 4, 8, ShmWindow.FLAVOR_ALLOCATE, false);
+            final ShmWindow w = ShmWindow.allocate(ctx, m, 8 * 4, 8, ShmWindow.FLAVOR_ALLOCATE, false);
             final int right = (me + 1) % n;
             final int left = (me - 1 + n) % n;
             for (int epoch = 1; epoch <= 20; epoch++)
@@ -337,13 +337,13 @@ class ShmWindowTest
     void windowOverSharedHeapMemory(final int n) throws Exception
     {
         job = ThreadedJob.start("win-heap-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
-            final ByteBuffer memory = engine.heap().allocate(4096 * (me + 1));
+            final ByteBuffer memory = ctx.heap().allocate(4096 * (me + 1));
             final long address = org.agrona.BufferUtil.address(memory);
-            final ShmWindow w = ShmWindow.create(engine, m, null, address, 4096L * (me + 1), 1);
+            final ShmWindow w = ShmWindow.create(ctx, m, null, address, 4096L * (me + 1), 1);
             assertEquals(ShmWindow.FLAVOR_CREATE, w.flavor());
             w.fence(0);
             final byte[] stamp = new byte[16];
@@ -369,7 +369,7 @@ class ShmWindowTest
             w.free();
             // Memory outside the heap is served by its owner: no buffer reaches it from here.
             final ByteBuffer plain = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
-            final ShmWindow s = ShmWindow.create(engine, m, null, org.agrona.BufferUtil.address(plain), 64, 1);
+            final ShmWindow s = ShmWindow.create(ctx, m, null, org.agrona.BufferUtil.address(plain), 64, 1);
             assertTrue(s.isServed(me));
             final ShmpiException shared = assertThrows(ShmpiException.class, () -> s.region((me + 1) % n));
             assertEquals(ErrorClass.ERR_RMA_SHARED, shared.errorClass());
@@ -382,17 +382,17 @@ class ShmWindowTest
     void memoryServedByItsOwnersProgressEngine(final int n) throws Exception
     {
         job = ThreadedJob.start("win-served-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
             final int right = (me + 1) % n;
             final int left = (me - 1 + n) % n;
             // Even members expose a long[] (served), odd ones shared-heap memory (mapped): both kinds meet.
             final long[] array = new long[64];
-            final ByteBuffer heap = engine.heap().allocate(8 * 64);
-            final ShmWindow w = me % 2 == 0 ? ShmWindow.create(engine, m, array, LONGS, 8 * 64, 8) :
-                ShmWindow.create(engine, m, null, org.agrona.BufferUtil.address(heap), 8 * 64, 8);
+            final ByteBuffer heap = ctx.heap().allocate(8 * 64);
+            final ShmWindow w = me % 2 == 0 ? ShmWindow.create(ctx, m, array, LONGS, 8 * 64, 8) :
+                ShmWindow.create(ctx, m, null, org.agrona.BufferUtil.address(heap), 8 * 64, 8);
             assertEquals(me % 2 == 0, w.isServed(me));
             // Fence epoch: a put of 3 longs and a strided put (every other long) to the right.
             w.fence(0);
@@ -457,15 +457,15 @@ class ShmWindowTest
     void dynamicWindowWithAttachAndDetachDuringTraffic(final int n) throws Exception
     {
         job = ThreadedJob.start("win-dyn-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
             final int right = (me + 1) % n;
-            final ShmWindow w = ShmWindow.createDynamic(engine, m);
+            final ShmWindow w = ShmWindow.createDynamic(ctx, m);
             assertEquals(ShmWindow.FLAVOR_DYNAMIC, w.flavor());
             // Region A: shared-heap memory on even members, a long[] on odd ones.
-            final ByteBuffer heapA = engine.heap().allocate(8 * 16);
+            final ByteBuffer heapA = ctx.heap().allocate(8 * 16);
             final long[] arrayA = new long[16];
             final Object keyA = me % 2 == 0 ? heapA : arrayA;
             if (me % 2 == 0)
@@ -536,16 +536,16 @@ class ShmWindowTest
         final int rounds = 4;
         final int items = 3;
         job = ThreadedJob.start("win-ops-" + n, n, 64 * 1024);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
             final byte[] array = new byte[16 * items];
             int pairs = 0;
             for (final boolean servedMemory : new boolean[] {false, true})
             {
-                final ShmWindow w = servedMemory ? ShmWindow.create(engine, m, array, BYTES, array.length, 1) :
-                    ShmWindow.allocate(engine, m, 16 * items, 1, ShmWindow.FLAVOR_ALLOCATE, false);
+                final ShmWindow w = servedMemory ? ShmWindow.create(ctx, m, array, BYTES, array.length, 1) :
+                    ShmWindow.allocate(ctx, m, 16 * items, 1, ShmWindow.FLAVOR_ALLOCATE, false);
                 for (int kind = BasicKind.BYTE; kind < BasicKind.COUNT; kind++)
                 {
                     for (int op = 0; op < Reductions.COUNT; op++)
@@ -705,11 +705,11 @@ class ShmWindowTest
     {
         job = ThreadedJob.start("win-errors-" + n, n, 64 * 1024);
         final AtomicIntegerArray done = new AtomicIntegerArray(n);
-        job.run(100, engine ->
+        job.run(100, ctx ->
         {
-            final WindowMembers m = members(engine, n);
+            final WindowMembers m = members(ctx, n);
             final int me = m.rank();
-            final ShmWindow w = ShmWindow.allocate(engine, m, 64, 1, ShmWindow.FLAVOR_ALLOCATE, false);
+            final ShmWindow w = ShmWindow.allocate(ctx, m, 64, 1, ShmWindow.FLAVOR_ALLOCATE, false);
             final long[] v = {me};
             expect(ErrorClass.ERR_RMA_SYNC, () -> w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, 0, 0, null, 1));
             expect(ErrorClass.ERR_RMA_SYNC, () -> w.unlock(0));
@@ -735,8 +735,8 @@ class ShmWindowTest
             w.put(v, LONGS, DataLayout.CONTIGUOUS, 8, 0, 56, null, 1);
             w.flush(0);
             w.unlock(0);
-            expect(ErrorClass.ERR_SIZE, () -> ShmWindow.allocate(engine, m, -1, 1, ShmWindow.FLAVOR_ALLOCATE, false));
-            expect(ErrorClass.ERR_DISP, () -> ShmWindow.allocate(engine, m, 8, 0, ShmWindow.FLAVOR_ALLOCATE, false));
+            expect(ErrorClass.ERR_SIZE, () -> ShmWindow.allocate(ctx, m, -1, 1, ShmWindow.FLAVOR_ALLOCATE, false));
+            expect(ErrorClass.ERR_DISP, () -> ShmWindow.allocate(ctx, m, 8, 0, ShmWindow.FLAVOR_ALLOCATE, false));
             w.free();
             expect(ErrorClass.ERR_WIN, () -> w.fence(0));
             done.set(me, 1);
