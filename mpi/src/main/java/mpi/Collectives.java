@@ -821,7 +821,7 @@ final class Collectives
         {
             check(recvbuf, 0, count, type);
         }
-        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes(comm.getSize()) ?
+        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.of(MPI.context().settings()).chunkBytes(comm.getSize()) ?
             comm.shmLargeFor("reduce", sent) : null;
         if (large != null)
         {
@@ -879,7 +879,7 @@ final class Collectives
         {
             check(recvbuf, 0, count, type);
         }
-        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.current().chunkBytes(comm.getSize()) ?
+        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.of(MPI.context().settings()).chunkBytes(comm.getSize()) ?
             comm.shmLargeFor("allreduce", sent) : null;
         if (large != null)
         {
@@ -946,7 +946,7 @@ final class Collectives
         {
             // Shared memory: an allreduce of which this member keeps its block (the same bits:
             // one reduction order).
-            final ShmLargeCollectives large = type.size <= CollectiveSettings.current().chunkBytes(comm.getSize()) ?
+            final ShmLargeCollectives large = type.size <= CollectiveSettings.of(MPI.context().settings()).chunkBytes(comm.getSize()) ?
                 comm.shmLargeFor("reducescatter", data.length) : null;
             if (large != null)
             {

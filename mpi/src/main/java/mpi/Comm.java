@@ -1856,7 +1856,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final org.shmpi.coll.ShmCollectives s = shm;
         if (s == null || s.hierarchical() ||
-            !org.shmpi.coll.CollectiveSettings.current().useShm(op, bytes, members.length))
+            !org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).useShm(op, bytes, members.length))
         {
             return null;
         }
@@ -1876,7 +1876,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     final org.shmpi.coll.ShmLargeCollectives shmLargeFor(final String op, final long bytes)
     {
-        if (peers != members || !org.shmpi.coll.CollectiveSettings.current().useShmLarge(op, bytes, members.length))
+        if (peers != members || !org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).useShmLarge(op, bytes, members.length))
         {
             return null;
         }
@@ -1888,7 +1888,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 return null;
             }
             s = org.shmpi.coll.ShmLargeCollectives.attachOrNull(context(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.current().chunkBytes(members.length),
+                org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).chunkBytes(members.length),
                 org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
             shmLarge = s;
             shmLargeUnavailable = s == null;
@@ -1904,7 +1904,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     final org.shmpi.coll.ShmCollectives shmFor(final String op, final int bytes)
     {
-        if (peers != members || !org.shmpi.coll.CollectiveSettings.current().useShm(op, bytes, members.length))
+        if (peers != members || !org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).useShm(op, bytes, members.length))
         {
             return null;
         }
@@ -1916,7 +1916,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 return null;
             }
             s = org.shmpi.coll.ShmCollectives.attachOrNull(context(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.current().dataBytes(), Locality.collectiveGroups(this, members.length),
+                org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).dataBytes(), Locality.collectiveGroups(this, members.length),
                 org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
             shmUnavailable = s == null;
             shm = s;

@@ -119,7 +119,7 @@ final class Locality
      */
     static int[] collectiveGroups(final Comm comm, final int size)
     {
-        if (!org.shmpi.coll.CollectiveSettings.current().hierarchyWanted(size))
+        if (!org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).hierarchyWanted(size))
         {
             return null;
         }

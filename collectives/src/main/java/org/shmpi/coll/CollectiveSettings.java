@@ -1,6 +1,10 @@
 package org.shmpi.coll;
 
-import java.util.Locale;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.shmpi.shm.ShmpiConfig;
+import org.shmpi.shm.settings.SettingsRegistry;
 
 /**
  * Which algorithm family a collective uses, as named properties (also {@code SHMPI_*}
@@ -29,11 +33,11 @@ import java.util.Locale;
  */
 public final class CollectiveSettings
 {
-    public static final String ALGORITHM_PROP_NAME = "shmpi.coll.algorithm";
-    public static final String DATA_BYTES_PROP_NAME = "shmpi.coll.shm.data.bytes";
-    public static final String CHUNK_BYTES_PROP_NAME = "shmpi.coll.shm.chunk.bytes";
-    public static final String HIERARCHY_PROP_NAME = "shmpi.coll.shm.hierarchy";
-    public static final String HIERARCHY_RANKS_PROP_NAME = "shmpi.coll.shm.hierarchy.ranks";
+    public static final String ALGORITHM_PROP_NAME = SettingsRegistry.COLL_ALGORITHM.name();
+    public static final String DATA_BYTES_PROP_NAME = SettingsRegistry.COLL_DATA_BYTES.name();
+    public static final String CHUNK_BYTES_PROP_NAME = SettingsRegistry.COLL_CHUNK_BYTES.name();
+    public static final String HIERARCHY_PROP_NAME = SettingsRegistry.COLL_HIERARCHY.name();
+    public static final String HIERARCHY_RANKS_PROP_NAME = SettingsRegistry.COLL_HIERARCHY_RANKS.name();
     /**
      * The flat shared-memory barrier: {@code flat} (every member waits for every seq),
      * {@code release} (member 0 waits for all, then releases the others: it leaves first) or
@@ -41,7 +45,7 @@ public final class CollectiveSettings
      * who leaves first decides how long a rooted operation after the barrier waits; measured in
      * docs/collectives.md).
      */
-    public static final String BARRIER_PROP_NAME = "shmpi.coll.shm.barrier";
+    public static final String BARRIER_PROP_NAME = SettingsRegistry.COLL_BARRIER.name();
     public static final String FLAT = "flat";
     public static final String RELEASE = "release";
     /**
@@ -60,85 +64,40 @@ public final class CollectiveSettings
     public static final String ON = "on";
     public static final String OFF = "off";
 
-    private static final CollectiveSettings CURRENT = new CollectiveSettings();
-
     private final String all;
     private final int dataBytes;
-    /** The chunk set by {@value #CHUNK_BYTES_PROP_NAME}; -1: the default by rank count. */
+    /** The chunk set by {@link #CHUNK_BYTES_PROP_NAME}; -1: the default by rank count. */
     private final int chunkBytes;
     private final String hierarchy;
     private final int hierarchyRanks;
     private final String barrier;
-    /** No {@code shmpi.coll.<op>.algorithm} is set: every operation takes {@link #all} (no map lookup per call). */
+    /** The choice of each operation of {@link SettingsRegistry#COLL_OPS}, in that order. */
+    private final Map<String, String> byOp = new HashMap<>();
+    /** No {@code shmpi.coll.<op>.algorithm} is set: every operation takes {@link #all} (no lookup per call). */
     private final boolean uniform;
-    /** Choices already read, by operation (the hot path reads no property). */
-    private final java.util.concurrent.ConcurrentHashMap<String, String> byOp = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private CollectiveSettings()
+    private CollectiveSettings(final ShmpiConfig config)
     {
-        all = choice(ALGORITHM_PROP_NAME, AUTO);
-        uniform = !anyPerOpChoice();
-        final String bytes = value(DATA_BYTES_PROP_NAME);
-        int b = ShmCollectiveDescriptor.DATA_BYTES_DEFAULT;
-        if (bytes != null)
+        all = config.text(SettingsRegistry.COLL_ALGORITHM);
+        boolean anyOp = false;
+        for (final String op : SettingsRegistry.COLL_OPS)
         {
-            try
-            {
-                b = Integer.parseInt(bytes.trim());
-                ShmCollectiveDescriptor.checkDataBytes(b);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new IllegalArgumentException("bad " + DATA_BYTES_PROP_NAME + ": " + ex.getMessage(), ex);
-            }
+            final String choice = config.text(SettingsRegistry.collAlgorithm(op));
+            byOp.put(op, choice == null ? all : choice);
+            anyOp |= choice != null;
         }
-        dataBytes = b;
-        final String chunk = value(CHUNK_BYTES_PROP_NAME);
-        int c = -1;
-        if (chunk != null)
-        {
-            try
-            {
-                c = Integer.parseInt(chunk.trim());
-                ShmLargeDescriptor.checkChunkBytes(c);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new IllegalArgumentException("bad " + CHUNK_BYTES_PROP_NAME + ": " + ex.getMessage(), ex);
-            }
-        }
-        chunkBytes = c;
-        final String h = value(HIERARCHY_PROP_NAME);
-        hierarchy = h == null ? AUTO : h.trim().toLowerCase(Locale.ROOT);
-        if (!hierarchy.equals(AUTO) && !hierarchy.equals(ON) && !hierarchy.equals(OFF))
-        {
-            throw new IllegalArgumentException("bad " + HIERARCHY_PROP_NAME + ": " + h + " (auto, on or off)");
-        }
-        final String ranks = value(HIERARCHY_RANKS_PROP_NAME);
-        int r = HIERARCHY_RANKS_DEFAULT;
-        if (ranks != null)
-        {
-            try
-            {
-                r = Integer.parseInt(ranks.trim());
-            }
-            catch (final NumberFormatException ex)
-            {
-                r = -1;
-            }
-            if (r < 2)
-            {
-                throw new IllegalArgumentException("bad " + HIERARCHY_RANKS_PROP_NAME + ": " + ranks +
-                    " (an integer, 2 or more)");
-            }
-        }
-        hierarchyRanks = r;
-        final String bar = value(BARRIER_PROP_NAME);
-        barrier = bar == null ? AUTO : bar.trim().toLowerCase(Locale.ROOT);
-        if (!barrier.equals(AUTO) && !barrier.equals(FLAT) && !barrier.equals(RELEASE))
-        {
-            throw new IllegalArgumentException("bad " + BARRIER_PROP_NAME + ": " + bar + " (auto, flat or release)");
-        }
+        uniform = !anyOp;
+        dataBytes = (int)config.number(SettingsRegistry.COLL_DATA_BYTES);
+        chunkBytes = (int)config.number(SettingsRegistry.COLL_CHUNK_BYTES, -1);
+        hierarchy = config.text(SettingsRegistry.COLL_HIERARCHY);
+        hierarchyRanks = (int)config.number(SettingsRegistry.COLL_HIERARCHY_RANKS);
+        barrier = config.text(SettingsRegistry.COLL_BARRIER);
+    }
+
+    /** The collective settings of {@code config} (made once per config). */
+    public static CollectiveSettings of(final ShmpiConfig config)
+    {
+        return config.view(CollectiveSettings.class, CollectiveSettings::new);
     }
 
     /**
@@ -148,11 +107,6 @@ public final class CollectiveSettings
     public boolean releaseBarrier(final boolean oversubscribed)
     {
         return RELEASE.equals(barrier) || AUTO.equals(barrier) && oversubscribed;
-    }
-
-    public static CollectiveSettings current()
-    {
-        return CURRENT;
     }
 
     public int dataBytes()
@@ -193,7 +147,8 @@ public final class CollectiveSettings
         {
             return all;
         }
-        return byOp.computeIfAbsent(op, o -> choice("shmpi.coll." + o + ".algorithm", all));
+        final String choice = byOp.get(op);
+        return choice == null ? all : choice;
     }
 
     /** Whether a blocking {@code op} of {@code bytes} per member on {@code ranks} ranks takes shared memory. */
@@ -217,55 +172,5 @@ public final class CollectiveSettings
             return false;
         }
         return !P2P.equals(algorithm(op));
-    }
-
-    private static String choice(final String name, final String fallback)
-    {
-        final String v = value(name);
-        if (v == null)
-        {
-            return fallback;
-        }
-        final String c = v.trim().toLowerCase(Locale.ROOT);
-        if (!c.equals(AUTO) && !c.equals(SHM) && !c.equals(P2P))
-        {
-            throw new IllegalArgumentException("bad " + name + ": " + v + " (auto, shm or p2p)");
-        }
-        return c;
-    }
-
-    /** Whether some {@code shmpi.coll.<op>.algorithm} property or {@code SHMPI_COLL_<OP>_ALGORITHM} variable is set. */
-    private static boolean anyPerOpChoice()
-    {
-        for (final String name : System.getProperties().stringPropertyNames())
-        {
-            if (isPerOpChoice(name.toLowerCase(Locale.ROOT).replace('_', '.')))
-            {
-                return true;
-            }
-        }
-        for (final String name : System.getenv().keySet())
-        {
-            if (isPerOpChoice(name.toLowerCase(Locale.ROOT).replace('_', '.')))
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean isPerOpChoice(final String dotted)
-    {
-        return dotted.startsWith("shmpi.coll.") && dotted.endsWith(".algorithm") && !dotted.equals(ALGORITHM_PROP_NAME);
-    }
-
-    private static String value(final String name)
-    {
-        final String p = System.getProperty(name);
-        if (p != null)
-        {
-            return p;
-        }
-        return System.getenv(name.toUpperCase(Locale.ROOT).replace('.', '_'));
     }
 }

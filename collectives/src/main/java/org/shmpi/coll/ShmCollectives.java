@@ -95,7 +95,7 @@ public final class ShmCollectives implements AutoCloseable
         this.stride = ShmCollectiveDescriptor.stride(dataBytes);
         this.hierarchy = groups == null ? null : new ShmHierarchy(ctx, buffer, world, me, dataBytes, groups);
         this.groupCount = groups == null ? 0 : groups.count();
-        this.releaseBarrier = CollectiveSettings.current().releaseBarrier(ctx.progress().oversubscribed());
+        this.releaseBarrier = CollectiveSettings.of(ctx.settings()).releaseBarrier(ctx.progress().oversubscribed());
     }
 
     /**

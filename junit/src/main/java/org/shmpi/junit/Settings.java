@@ -1,5 +1,7 @@
 package org.shmpi.junit;
 
+import org.shmpi.shm.settings.SettingsRegistry;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,19 +14,19 @@ import java.util.Properties;
 final class Settings
 {
     /** Rank counts above this are skipped; {@code 0}: no cap. */
-    static final String MAX_NP = "shmpi.test.max.np";
+    static final String MAX_NP = SettingsRegistry.TEST_MAX_NP.name();
     /** Default seconds before a run fails as hung. */
-    static final String TIMEOUT = "shmpi.test.timeout";
+    static final String TIMEOUT = SettingsRegistry.TEST_TIMEOUT.name();
     /** Seconds a job may take to start (every rank's JVM up and {@code MPI.Init} done). */
-    static final String START_TIMEOUT = "shmpi.test.start.timeout";
+    static final String START_TIMEOUT = SettingsRegistry.TEST_START_TIMEOUT.name();
     /** Milliseconds the other ranks get to finish once one rank failed, before the job is stopped. */
-    static final String GRACE = "shmpi.test.grace.ms";
+    static final String GRACE = SettingsRegistry.TEST_GRACE_MS.name();
     /** Keep the job directory in shared memory, and name it in failures. */
-    static final String KEEP = "shmpi.test.keep";
+    static final String KEEP = SettingsRegistry.TEST_KEEP.name();
     /** Extra JVM options for every rank, separated by spaces. */
-    static final String JVM_ARGS = "shmpi.test.jvm.args";
+    static final String JVM_ARGS = SettingsRegistry.TEST_JVM_ARGS.name();
     /** Extra options for the launcher ({@code shmrun}), separated by spaces. */
-    static final String SHMRUN_ARGS = "shmpi.test.shmrun.args";
+    static final String SHMRUN_ARGS = SettingsRegistry.TEST_SHMRUN_ARGS.name();
 
     static final int DEFAULT_TIMEOUT_S = 60;
     static final int DEFAULT_START_TIMEOUT_S = 120;

@@ -1,79 +1,51 @@
 package org.shmpi.shm;
 
+import static org.shmpi.shm.settings.SettingsRegistry.*;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import org.shmpi.shm.settings.Setting;
+import org.shmpi.shm.settings.SettingsRegistry;
 
 /**
- * Every shmpi setting, by name, with its default. A setting {@code shmpi.a.b} is read from the
- * system property {@code shmpi.a.b}, else from the environment variable {@code SHMPI_A_B}, else
- * it takes its default. {@code shmrun --mca a.b VALUE} passes {@code -Dshmpi.a.b=VALUE} to
- * every rank. The values are read and validated once, when the object is built.
+ * The values of every setting of {@link SettingsRegistry} for one rank (or the launcher): each
+ * read once, when the object is built, from the system property {@code shmpi.a.b}, else the
+ * environment variable {@code SHMPI_A_B}, else its default, and validated then: a bad value of
+ * any setting fails here with one line naming it. {@code shmrun --mca a.b VALUE} passes
+ * {@code -Dshmpi.a.b=VALUE} to every rank. Engines above this module read their own settings
+ * through {@link #text}, {@link #number}, {@link #bool}, and keep what they derive from them in a
+ * {@link #view} (one per config, made once).
  */
 public final class ShmpiConfig
 {
-    /** Directory under which job directories are created. */
-    public static final String SHM_DIR_PROP = "shmpi.shm.dir";
-    public static final String SHM_DIR_DEFAULT = "/dev/shm";
-
-    /** Capacity in bytes of each rank's inbox ring (a power of two). */
-    public static final String RING_CAPACITY_PROP = "shmpi.ring.capacity";
-    public static final int RING_CAPACITY_DEFAULT = 1 << 20;
-
-    /** Largest message sent eagerly; larger ones use the rendezvous protocol. */
-    public static final String EAGER_LIMIT_PROP = "shmpi.eager.limit";
-    public static final int EAGER_LIMIT_DEFAULT = 64 * 1024;
-
-    /** How long {@code MPI.Init} waits for every rank of the job to attach. */
-    public static final String INIT_TIMEOUT_MS_PROP = "shmpi.init.timeout.ms";
-    public static final long INIT_TIMEOUT_MS_DEFAULT = 60_000;
-
-    /** Interval at which ranks and the launcher write their heartbeat. */
-    public static final String HEARTBEAT_INTERVAL_MS_PROP = "shmpi.heartbeat.interval.ms";
-    public static final long HEARTBEAT_INTERVAL_MS_DEFAULT = 100;
-
-    /** A rank whose launcher's heartbeat is older than this exits: the launcher is gone. */
-    public static final String LAUNCHER_TIMEOUT_MS_PROP = "shmpi.launcher.timeout.ms";
-    public static final long LAUNCHER_TIMEOUT_MS_DEFAULT = 3_000;
-
-    /** Busy polls before a waiting rank starts to yield. */
-    /**
-     * Set by {@code shmrun} when the job has more ranks than the CPUs it may run on. Then a
-     * waiting rank does not spin (spinning only keeps the core from the rank it waits for) and
-     * yields for longer before it sleeps: {@link #IDLE_SPINS_OVERSUBSCRIBED} and
-     * {@link #IDLE_YIELDS_OVERSUBSCRIBED} become the defaults of the two settings below.
-     */
-    public static final String OVERSUBSCRIBED_PROP = "shmpi.oversubscribed";
-    public static final boolean OVERSUBSCRIBED_DEFAULT = false;
+    public static final String SHM_DIR_PROP = SHM_DIR.name();
+    public static final String RING_CAPACITY_PROP = RING_CAPACITY.name();
+    public static final int RING_CAPACITY_DEFAULT = Integer.parseInt(RING_CAPACITY.defaultValue());
+    public static final String EAGER_LIMIT_PROP = EAGER_LIMIT.name();
+    public static final String INIT_TIMEOUT_MS_PROP = INIT_TIMEOUT_MS.name();
+    public static final String HEARTBEAT_INTERVAL_MS_PROP = HEARTBEAT_INTERVAL_MS.name();
+    public static final String LAUNCHER_TIMEOUT_MS_PROP = LAUNCHER_TIMEOUT_MS.name();
+    public static final String OVERSUBSCRIBED_PROP = OVERSUBSCRIBED.name();
+    public static final String IDLE_SPINS_PROP = IDLE_SPINS.name();
+    public static final String IDLE_YIELDS_PROP = IDLE_YIELDS.name();
+    public static final String IDLE_SLEEP_MAX_US_PROP = IDLE_SLEEP_MAX_US.name();
+    public static final String ABORT_GRACE_MS_PROP = ABORT_GRACE_MS.name();
+    public static final String FUTEX_ENABLED_PROP = FUTEX_ENABLED.name();
+    public static final String SHM_KEEP_PROP = SHM_KEEP.name();
+    public static final int IDLE_SPINS_DEFAULT = 200;
+    public static final int IDLE_YIELDS_DEFAULT = 20;
+    /** The idle defaults when the job has more ranks than CPUs: waiting ranks do not spin. */
     public static final int IDLE_SPINS_OVERSUBSCRIBED = 0;
     public static final int IDLE_YIELDS_OVERSUBSCRIBED = 1000;
 
-    public static final String IDLE_SPINS_PROP = "shmpi.idle.spins";
-    public static final int IDLE_SPINS_DEFAULT = 200;
-
-    /** Yields before a waiting rank sleeps on its wake word. */
-    public static final String IDLE_YIELDS_PROP = "shmpi.idle.yields";
-    public static final int IDLE_YIELDS_DEFAULT = 20;
-
-    /** Longest single sleep of a waiting rank; a lost wake-up costs at most this. */
-    public static final String IDLE_SLEEP_MAX_US_PROP = "shmpi.idle.sleep.max.us";
-    public static final long IDLE_SLEEP_MAX_US_DEFAULT = 50_000;
-
-    /** After an abort, how long the launcher lets ranks exit before it kills them. */
-    public static final String ABORT_GRACE_MS_PROP = "shmpi.abort.grace.ms";
-    public static final long ABORT_GRACE_MS_DEFAULT = 1_000;
-
-    /** Use futex wait/wake (via JNA) for sleeping ranks; false falls back to timed parking. */
-    public static final String FUTEX_ENABLED_PROP = "shmpi.futex.enabled";
-    public static final boolean FUTEX_ENABLED_DEFAULT = true;
-
-    /** Keep the ranks' segment files when they close (set by {@code shmrun --keep-shm}), for inspection. */
-    public static final String SHM_KEEP_PROP = "shmpi.shm.keep";
-    public static final boolean SHM_KEEP_DEFAULT = false;
-
+    /** Values by setting name (null: unset, no default), in declaration order. */
     private final Map<String, String> values = new LinkedHashMap<>();
+    private final Map<Class<?>, Object> views = new ConcurrentHashMap<>();
     private final String shmDir;
     private final int ringCapacity;
     private final int eagerLimit;
@@ -90,28 +62,28 @@ public final class ShmpiConfig
 
     private ShmpiConfig(final Properties props, final Map<String, String> env)
     {
-        shmDir = string(props, env, SHM_DIR_PROP, SHM_DIR_DEFAULT);
-        ringCapacity = (int)number(props, env, RING_CAPACITY_PROP, RING_CAPACITY_DEFAULT, 64 * 1024, 1 << 30);
-        if (Integer.bitCount(ringCapacity) != 1)
+        for (final Setting s : SettingsRegistry.all())
         {
-            throw new IllegalArgumentException(
-                "ring capacity must be a power of two: " + RING_CAPACITY_PROP + "=" + ringCapacity);
+            String text = props.getProperty(s.name());
+            if (text == null)
+            {
+                text = env.get(s.envName());
+            }
+            values.put(s.name(), text == null ? s.defaultValue() : s.validate(text));
         }
-        eagerLimit = (int)number(props, env, EAGER_LIMIT_PROP, EAGER_LIMIT_DEFAULT, 0, 1 << 30);
-        initTimeoutMs = number(props, env, INIT_TIMEOUT_MS_PROP, INIT_TIMEOUT_MS_DEFAULT, 1, Long.MAX_VALUE);
-        heartbeatIntervalMs = number(
-            props, env, HEARTBEAT_INTERVAL_MS_PROP, HEARTBEAT_INTERVAL_MS_DEFAULT, 1, 60_000);
-        launcherTimeoutMs = number(
-            props, env, LAUNCHER_TIMEOUT_MS_PROP, LAUNCHER_TIMEOUT_MS_DEFAULT, 10, Long.MAX_VALUE);
-        oversubscribed = bool(props, env, OVERSUBSCRIBED_PROP, OVERSUBSCRIBED_DEFAULT);
-        idleSpins = (int)number(props, env, IDLE_SPINS_PROP,
-            oversubscribed ? IDLE_SPINS_OVERSUBSCRIBED : IDLE_SPINS_DEFAULT, 0, Integer.MAX_VALUE);
-        idleYields = (int)number(props, env, IDLE_YIELDS_PROP,
-            oversubscribed ? IDLE_YIELDS_OVERSUBSCRIBED : IDLE_YIELDS_DEFAULT, 0, Integer.MAX_VALUE);
-        idleSleepMaxUs = number(props, env, IDLE_SLEEP_MAX_US_PROP, IDLE_SLEEP_MAX_US_DEFAULT, 1, 10_000_000);
-        abortGraceMs = number(props, env, ABORT_GRACE_MS_PROP, ABORT_GRACE_MS_DEFAULT, 0, 60_000);
-        futexEnabled = bool(props, env, FUTEX_ENABLED_PROP, FUTEX_ENABLED_DEFAULT);
-        shmKeep = bool(props, env, SHM_KEEP_PROP, SHM_KEEP_DEFAULT);
+        shmDir = text(SHM_DIR);
+        ringCapacity = (int)number(RING_CAPACITY);
+        eagerLimit = (int)number(EAGER_LIMIT);
+        initTimeoutMs = number(INIT_TIMEOUT_MS);
+        heartbeatIntervalMs = number(HEARTBEAT_INTERVAL_MS);
+        launcherTimeoutMs = number(LAUNCHER_TIMEOUT_MS);
+        oversubscribed = bool(OVERSUBSCRIBED);
+        idleSpins = (int)number(IDLE_SPINS, oversubscribed ? IDLE_SPINS_OVERSUBSCRIBED : IDLE_SPINS_DEFAULT);
+        idleYields = (int)number(IDLE_YIELDS, oversubscribed ? IDLE_YIELDS_OVERSUBSCRIBED : IDLE_YIELDS_DEFAULT);
+        idleSleepMaxUs = number(IDLE_SLEEP_MAX_US);
+        abortGraceMs = number(ABORT_GRACE_MS);
+        futexEnabled = bool(FUTEX_ENABLED);
+        shmKeep = bool(SHM_KEEP);
     }
 
     /** Settings from the system properties and environment of this process. */
@@ -135,70 +107,66 @@ public final class ShmpiConfig
     /** The environment variable that also sets a property: shmpi.a.b becomes SHMPI_A_B. */
     public static String envName(final String property)
     {
-        return property.toUpperCase(Locale.ROOT).replace('.', '_');
+        return Setting.envName(property);
     }
 
-    private String string(
-        final Properties props, final Map<String, String> env, final String name, final String dflt)
+    /** Whether {@code s} has a value (given, or a default). */
+    public boolean isSet(final Setting s)
     {
-        String value = props.getProperty(name);
-        if (value == null)
-        {
-            value = env.get(envName(name));
-        }
-        if (value == null)
-        {
-            value = dflt;
-        }
-        values.put(name, value);
-        return value;
+        return values.get(s.name()) != null;
     }
 
-    private long number(
-        final Properties props,
-        final Map<String, String> env,
-        final String name,
-        final long dflt,
-        final long min,
-        final long max)
+    /** The value of {@code s} as text (null when unset without a default). */
+    public String text(final Setting s)
     {
-        final String text = string(props, env, name, Long.toString(dflt)).trim();
-        final long value;
-        try
-        {
-            value = Long.parseLong(text);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("not a number: " + name + "=" + text, ex);
-        }
-        if (value < min || value > max)
-        {
-            throw new IllegalArgumentException(
-                "out of range: " + name + "=" + value + ", allowed=[" + min + "," + max + "]");
-        }
-        return value;
+        return values.get(s.name());
     }
 
-    private boolean bool(
-        final Properties props, final Map<String, String> env, final String name, final boolean dflt)
+    /** The value of number setting {@code s}, which must have one. */
+    public long number(final Setting s)
     {
-        final String text = string(props, env, name, Boolean.toString(dflt)).trim();
-        if (text.equalsIgnoreCase("true"))
-        {
-            return true;
-        }
-        if (text.equalsIgnoreCase("false"))
-        {
-            return false;
-        }
-        throw new IllegalArgumentException("not true or false: " + name + "=" + text);
+        return Long.parseLong(values.get(s.name()));
     }
 
-    /** Every setting with its effective value, in declaration order (for {@code shminfo}). */
+    /** The value of number setting {@code s}, or {@code fallback} when unset. */
+    public long number(final Setting s, final long fallback)
+    {
+        final String v = values.get(s.name());
+        return v == null ? fallback : Long.parseLong(v);
+    }
+
+    /** The value of boolean setting {@code s}. */
+    public boolean bool(final Setting s)
+    {
+        return Boolean.parseBoolean(values.get(s.name()));
+    }
+
+    /**
+     * What {@code make} derives from these settings, made once per config and kept: how an engine
+     * above this module holds its own settings (e.g. the collectives' choices) without a global.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T view(final Class<T> type, final Function<ShmpiConfig, T> make)
+    {
+        final Object v = views.get(type);
+        if (v != null)
+        {
+            return (T)v;
+        }
+        return (T)views.computeIfAbsent(type, t -> make.apply(this));
+    }
+
+    /** Every setting with its effective value ("(unset)" when it has none), in declaration order. */
     public Map<String, String> effectiveValues()
     {
-        return Collections.unmodifiableMap(values);
+        final Map<String, String> out = new LinkedHashMap<>();
+        for (final Map.Entry<String, String> e : values.entrySet())
+        {
+            out.put(e.getKey(), e.getValue() == null ? "(unset)" : e.getValue());
+        }
+        out.put(IDLE_SPINS.name(), Integer.toString(idleSpins));
+        out.put(IDLE_YIELDS.name(), Integer.toString(idleYields));
+        return Collections.unmodifiableMap(out);
     }
 
     public String shmDir()

@@ -57,27 +57,32 @@ class ShmpiConfigTest
     void defaultsAreTheDeclaredDefaults()
     {
         final ShmpiConfig c = ShmpiConfig.defaults();
-        assertEquals(SHM_DIR_DEFAULT, c.shmDir());
-        assertEquals(RING_CAPACITY_DEFAULT, c.ringCapacity());
-        assertEquals(EAGER_LIMIT_DEFAULT, c.eagerLimit());
-        assertEquals(INIT_TIMEOUT_MS_DEFAULT, c.initTimeoutMs());
-        assertEquals(HEARTBEAT_INTERVAL_MS_DEFAULT, c.heartbeatIntervalMs());
-        assertEquals(LAUNCHER_TIMEOUT_MS_DEFAULT, c.launcherTimeoutMs());
+        assertEquals("/dev/shm", c.shmDir());
+        assertEquals(1 << 20, c.ringCapacity());
+        assertEquals(64 * 1024, c.eagerLimit());
+        assertEquals(60_000L, c.initTimeoutMs());
+        assertEquals(100L, c.heartbeatIntervalMs());
+        assertEquals(3_000L, c.launcherTimeoutMs());
         assertEquals(IDLE_SPINS_DEFAULT, c.idleSpins());
         assertEquals(IDLE_YIELDS_DEFAULT, c.idleYields());
-        assertEquals(IDLE_SLEEP_MAX_US_DEFAULT, c.idleSleepMaxUs());
-        assertEquals(ABORT_GRACE_MS_DEFAULT, c.abortGraceMs());
-        assertEquals(FUTEX_ENABLED_DEFAULT, c.futexEnabled());
-        assertEquals(SHM_KEEP_DEFAULT, c.shmKeep());
+        assertEquals(50_000L, c.idleSleepMaxUs());
+        assertEquals(1_000L, c.abortGraceMs());
+        assertEquals(true, c.futexEnabled());
+        assertEquals(false, c.shmKeep());
     }
 
     @Test
     void effectiveValuesListEverySettingInDeclarationOrder()
     {
         final Map<String, String> values = ShmpiConfig.defaults().effectiveValues();
-        assertEquals(List.of(SHM_DIR_PROP, RING_CAPACITY_PROP, EAGER_LIMIT_PROP, INIT_TIMEOUT_MS_PROP, HEARTBEAT_INTERVAL_MS_PROP,
-            LAUNCHER_TIMEOUT_MS_PROP, OVERSUBSCRIBED_PROP, IDLE_SPINS_PROP, IDLE_YIELDS_PROP, IDLE_SLEEP_MAX_US_PROP, ABORT_GRACE_MS_PROP,
-            FUTEX_ENABLED_PROP, SHM_KEEP_PROP), List.copyOf(values.keySet()));
+        final List<String> declared = new java.util.ArrayList<>();
+        org.shmpi.shm.settings.SettingsRegistry.all().forEach(setting -> declared.add(setting.name()));
+        assertEquals(declared, List.copyOf(values.keySet()));
+        assertTrue(values.keySet().containsAll(List.of(SHM_DIR_PROP, RING_CAPACITY_PROP, EAGER_LIMIT_PROP,
+            INIT_TIMEOUT_MS_PROP, HEARTBEAT_INTERVAL_MS_PROP, LAUNCHER_TIMEOUT_MS_PROP, OVERSUBSCRIBED_PROP,
+            IDLE_SPINS_PROP, IDLE_YIELDS_PROP, IDLE_SLEEP_MAX_US_PROP, ABORT_GRACE_MS_PROP, FUTEX_ENABLED_PROP,
+            SHM_KEEP_PROP, "shmpi.coll.algorithm", "shmpi.coll.shm.barrier", "shmpi.io.chunk", "shmpi.io.mapped",
+            "shmpi.topology.file", "shmpi.launcher.jvm.defaults", "shmpi.test.timeout")));
         assertEquals(Integer.toString(RING_CAPACITY_DEFAULT), values.get(RING_CAPACITY_PROP));
         assertEquals("/dev/shm", values.get(SHM_DIR_PROP));
         assertThrows(UnsupportedOperationException.class, () -> values.put("x", "y"));
@@ -150,7 +155,7 @@ class ShmpiConfigTest
         "shmpi.ring.capacity|abc|not a number: shmpi.ring.capacity=abc",
         "shmpi.ring.capacity|32768|out of range: shmpi.ring.capacity=32768, allowed=[65536,1073741824]",
         "shmpi.ring.capacity|2147483648|out of range: shmpi.ring.capacity=2147483648",
-        "shmpi.ring.capacity|100000|ring capacity must be a power of two: shmpi.ring.capacity=100000",
+        "shmpi.ring.capacity|100000|must be a power of two: shmpi.ring.capacity=100000",
         "shmpi.ring.capacity|1.5|not a number: shmpi.ring.capacity=1.5",
         "shmpi.init.timeout.ms|0|out of range: shmpi.init.timeout.ms=0",
         "shmpi.heartbeat.interval.ms|60001|out of range: shmpi.heartbeat.interval.ms=60001, allowed=[1,60000]",

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import org.shmpi.shm.settings.SettingsRegistry;
 import org.shmpi.shm.RankProcess;
 
 /**
@@ -37,7 +38,7 @@ import org.shmpi.shm.RankProcess;
  */
 final class ClassDataArchive
 {
-    static final String DIR_PROP = "shmpi.launcher.cds.dir";
+    static final String DIR_PROP = SettingsRegistry.LAUNCHER_CDS_DIR.name();
     static final String DIR_ENV = "SHMPI_LAUNCHER_CDS_DIR";
     /** The link to the newest archive, which {@code bin/shmrun} gives the launcher's own JVM. */
     static final String LAUNCHER_LINK = "launcher.jsa";
@@ -47,7 +48,7 @@ final class ClassDataArchive
      * lambdas of every collective's steps, and the method handles behind them) is only reached
      * with a peer; one rank is enough, as both run the same code.
      */
-    static final String DUMP_PROP = "shmpi.launcher.cds.dump";
+    static final String DUMP_PROP = SettingsRegistry.LAUNCHER_CDS_DUMP.name();
     /** A lock older than this belongs to a build that died; the next launcher tries again. */
     private static final long STALE_LOCK_MS = 120_000;
 

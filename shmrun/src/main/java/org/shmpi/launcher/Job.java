@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
+import org.shmpi.shm.settings.SettingsRegistry;
 import org.shmpi.affinity.Binding;
 import org.shmpi.affinity.CpuSet;
 import org.shmpi.affinity.MappingPolicy;
@@ -38,7 +39,7 @@ final class Job
     static final int TIMEOUT_EXIT_CODE = 124;
     private static final long POLL_MS = 5;
     /** {@code parent}: the job is named after, and watched through, the parent process (the script). */
-    static final String IDENTITY_PROP = "shmpi.launcher.identity";
+    static final String IDENTITY_PROP = SettingsRegistry.LAUNCHER_IDENTITY.name();
 
     private final LaunchOptions options;
     private final ShmpiConfig config;

@@ -1,5 +1,7 @@
 package org.shmpi.launcher;
 
+import org.shmpi.shm.settings.SettingsRegistry;
+
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,7 +27,7 @@ import java.util.Set;
 final class RankJvmDefaults
 {
     /** The setting that replaces or drops the defaults: {@code default}, {@code none}, or flags. */
-    static final String PROP_NAME = "shmpi.launcher.jvm.defaults";
+    static final String PROP_NAME = SettingsRegistry.LAUNCHER_JVM_DEFAULTS.name();
     static final String ENV_NAME = "SHMPI_LAUNCHER_JVM_DEFAULTS";
 
     /**

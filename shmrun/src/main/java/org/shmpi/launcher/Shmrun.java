@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.shmpi.shm.settings.SettingsRegistry;
 import org.shmpi.shm.JobDirectory;
 import org.shmpi.shm.JobFile;
 import org.shmpi.shm.ShmpiConfig;
@@ -22,8 +23,8 @@ import org.shmpi.shm.ShmpiConfig;
  */
 public final class Shmrun
 {
-    static final String HOME_PROP = "shmpi.home";
-    static final String RANK_JVM_FLAGS_PROP = "shmpi.rank.jvm.flags";
+    static final String HOME_PROP = SettingsRegistry.HOME.name();
+    static final String RANK_JVM_FLAGS_PROP = SettingsRegistry.RANK_JVM_FLAGS.name();
 
     private Shmrun()
     {
