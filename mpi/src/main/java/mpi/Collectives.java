@@ -9,6 +9,7 @@ import org.shmpi.coll.Allgatherv;
 import org.shmpi.coll.Alltoallv;
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
+import org.shmpi.coll.CollectiveOp;
 import org.shmpi.coll.CollectiveSettings;
 import org.shmpi.coll.Gatherv;
 import org.shmpi.coll.Members;
@@ -235,17 +236,26 @@ final class Collectives
             throw new MPIException(ErrorClass.ERR_OP, Reductions.name(op.code) + " is not defined on " +
                 type.getName() + (kind < 0 ? " (elements of several kinds)" : ""));
         }
-        return new KernelReducer(kernel, type.size / BasicKind.size(kind));
+        final Object cached = type.reducerCache;
+        if (cached instanceof KernelReducer && ((KernelReducer)cached).opCode == op.code)
+        {
+            return (KernelReducer)cached;
+        }
+        final KernelReducer made = new KernelReducer(op.code, kernel, type.size / BasicKind.size(kind));
+        type.reducerCache = made;
+        return made;
     }
 
     /** A predefined op: its kernel runs on arrays and on shared memory alike. */
     private static final class KernelReducer implements Reducer
     {
+        private final int opCode;
         private final Reductions.Kernel kernel;
         private final long perItem;
 
-        KernelReducer(final Reductions.Kernel kernel, final long perItem)
+        KernelReducer(final int opCode, final Reductions.Kernel kernel, final long perItem)
         {
+            this.opCode = opCode;
             this.kernel = kernel;
             this.perItem = perItem;
         }
@@ -360,7 +370,7 @@ final class Collectives
     static Request iBarrier(final Comm comm, final boolean blocking)
     {
         comm.check();
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         if (comm.isInter())
         {
             // A barrier in each group, the two rank 0s swap an empty message, a barrier in each group again.
@@ -372,7 +382,7 @@ final class Collectives
                 new int[peer.length]).then(new org.shmpi.coll.Barrier(m)));
             return run(comm, m, c, "barrier", blocking);
         }
-        final ShmCollectives shm = blocking ? null : comm.shmIfSetUp("barrier", 0);
+        final ShmCollectives shm = blocking ? null : comm.coll().shmIfSetUp(CollectiveOp.BARRIER, 0);
         if (shm != null)
         {
             return run(comm, m, shm.barrierSteps(), "barrier", false);
@@ -391,19 +401,23 @@ final class Collectives
         checkRoot(comm, root);
         final int bytes = check(buf, 0, count, type);
         final boolean isRoot = comm.getRank() == root;
-        final ShmLargeCollectives large = blocking ? comm.shmLargeFor("bcast", bytes) : null;
+        final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.BCAST, bytes) : null;
         if (large != null)
         {
             large.bcast(root, data(buf, 0, type), bytes);
             return null;
         }
-        final ShmCollectives shm = blocking ? comm.shmFor("bcast", bytes) : comm.shmIfSetUp("bcast", bytes);
+        final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.BCAST, bytes) : comm.coll().shmIfSetUp(CollectiveOp.BCAST, bytes);
         if (shm != null)
         {
-            final byte[] data = isRoot ? packed(buf, 0, count, type) : new byte[bytes];
+            final byte[] data = blocking ? comm.coll().blockingIn(bytes) : new byte[bytes];
+            if (isRoot)
+            {
+                pack(buf, 0, type, data, 0, bytes);
+            }
             if (!blocking)
             {
-                return run(comm, comm.collectiveMembers(), shm.bcastSteps(root, data, bytes).then(s ->
+                return run(comm, comm.coll().nextMembers(), shm.bcastSteps(root, data, bytes).then(s ->
                 {
                     if (!isRoot)
                     {
@@ -419,7 +433,7 @@ final class Collectives
             }
             return null;
         }
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final byte[] data = isRoot ? packed(buf, 0, count, type) : new byte[bytes];
         final Collective c = new Bcast(m, root, data, 0, bytes).then(s ->
         {
@@ -444,7 +458,7 @@ final class Collectives
             final int n = comm.getSize();
             final int sent = isRoot && inPlace ? check(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 check(sendbuf, 0, scount, stype);
-            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("gather", sent) : null;
+            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.GATHER, sent) : null;
             if (large != null)
             {
                 if (isRoot && check(recvbuf, 0, n * rcount, rtype) != (long)n * sent)
@@ -458,8 +472,8 @@ final class Collectives
             }
             final byte[] mine = isRoot && inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 packed(sendbuf, 0, scount, stype);
-            final ShmCollectives shm = blocking ? comm.shmFor("gather", mine.length) :
-                comm.shmIfSetUp("gather", mine.length);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.GATHER, mine.length) :
+                comm.coll().shmIfSetUp(CollectiveOp.GATHER, mine.length);
             if (shm != null)
             {
                 if (isRoot && check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
@@ -470,7 +484,7 @@ final class Collectives
                 final byte[] all = isRoot ? new byte[n * mine.length] : null;
                 if (!blocking)
                 {
-                    return run(comm, comm.collectiveMembers(), shm.gatherSteps(root, mine, mine.length, all).then(s ->
+                    return run(comm, comm.coll().nextMembers(), shm.gatherSteps(root, mine, mine.length, all).then(s ->
                     {
                         if (isRoot)
                         {
@@ -514,7 +528,7 @@ final class Collectives
                 " bytes to its own block of " + blocks.lengths[me]);
         }
         final byte[] all = isRoot ? new byte[blocks.total] : null;
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Gatherv(m, root, mine, mine.length, all, isRoot ? blocks.offsets : null,
             isRoot ? blocks.lengths : null).then(s ->
             {
@@ -539,7 +553,7 @@ final class Collectives
             final boolean isRoot = me == root;
             final int block = isRoot ? check(sendbuf, 0, n * scount, stype) / Math.max(1, n) :
                 check(recvbuf, 0, rcount, rtype);
-            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("scatter", (long)n * block) : null;
+            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.SCATTER, (long)n * block) : null;
             if (large != null)
             {
                 if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
@@ -551,8 +565,8 @@ final class Collectives
                     isRoot && inPlace ? null : data(recvbuf, 0, rtype), block);
                 return null;
             }
-            final ShmCollectives shm = blocking ? comm.shmFor("scatter", n * block) :
-                comm.shmIfSetUp("scatter", n * block);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.SCATTER, n * block) :
+                comm.coll().shmIfSetUp(CollectiveOp.SCATTER, n * block);
             if (shm != null)
             {
                 if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
@@ -564,7 +578,7 @@ final class Collectives
                 final byte[] mine = new byte[block];
                 if (!blocking)
                 {
-                    return run(comm, comm.collectiveMembers(), shm.scatterSteps(root, all, block, mine).then(s ->
+                    return run(comm, comm.coll().nextMembers(), shm.scatterSteps(root, all, block, mine).then(s ->
                     {
                         if (!(isRoot && inPlace))
                         {
@@ -609,7 +623,7 @@ final class Collectives
         }
         final byte[] all = isRoot ? blocks.packAll() : null;
         final byte[] mine = isRoot && inPlace ? null : new byte[isRoot ? blocks.lengths[me] : rbytes];
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Scatterv(m, root, all, isRoot ? blocks.offsets : null, isRoot ? blocks.lengths : null,
             mine, 0, mine == null ? 0 : mine.length).then(s ->
             {
@@ -631,7 +645,7 @@ final class Collectives
             final int n = comm.getSize();
             final int sent = inPlace ? check(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 check(sendbuf, 0, scount, stype);
-            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("allgather", sent) : null;
+            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.ALLGATHER, sent) : null;
             if (large != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != (long)n * sent)
@@ -644,8 +658,8 @@ final class Collectives
             }
             final byte[] mine = inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 packed(sendbuf, 0, scount, stype);
-            final ShmCollectives shm = blocking ? comm.shmFor("allgather", mine.length) :
-                comm.shmIfSetUp("allgather", mine.length);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLGATHER, mine.length) :
+                comm.coll().shmIfSetUp(CollectiveOp.ALLGATHER, mine.length);
             if (shm != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
@@ -656,7 +670,7 @@ final class Collectives
                 final byte[] all = new byte[n * mine.length];
                 if (!blocking)
                 {
-                    return run(comm, comm.collectiveMembers(), shm.allgatherSteps(mine, mine.length, all).then(s ->
+                    return run(comm, comm.coll().nextMembers(), shm.allgatherSteps(mine, mine.length, all).then(s ->
                     {
                         unpack(all, 0, all.length, recvbuf, 0, rtype);
                         return null;
@@ -693,7 +707,7 @@ final class Collectives
         }
         final byte[] all = new byte[blocks.total];
         System.arraycopy(mine, 0, all, blocks.offsets[me], mine.length);
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Allgatherv(m, all, blocks.offsets, blocks.lengths).then(s ->
         {
             blocks.unpackAll(all);
@@ -709,7 +723,7 @@ final class Collectives
         {
             final int n = comm.getSize();
             final int sent = check(sendbuf, 0, n * scount, stype);
-            final ShmLargeCollectives large = blocking ? comm.shmLargeFor("alltoall", sent) : null;
+            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.ALLTOALL, sent) : null;
             if (large != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != sent)
@@ -720,7 +734,7 @@ final class Collectives
                 large.alltoall(data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent / n);
                 return null;
             }
-            final ShmCollectives shm = blocking ? comm.shmFor("alltoall", sent) : comm.shmIfSetUp("alltoall", sent);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLTOALL, sent) : comm.coll().shmIfSetUp(CollectiveOp.ALLTOALL, sent);
             if (shm != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != sent)
@@ -731,7 +745,7 @@ final class Collectives
                 final byte[] out = new byte[sent];
                 if (!blocking)
                 {
-                    return run(comm, comm.collectiveMembers(), shm.alltoallSteps(packed(sendbuf, 0, n * scount, stype),
+                    return run(comm, comm.coll().nextMembers(), shm.alltoallSteps(packed(sendbuf, 0, n * scount, stype),
                         sent / n, out).then(s ->
                         {
                             unpack(out, 0, sent, recvbuf, 0, rtype);
@@ -796,7 +810,7 @@ final class Collectives
         }
         final byte[] in = send.packAll();
         final byte[] out = new byte[recv.total];
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Alltoallv(m, in, send.offsets, send.lengths, out, recv.offsets, recv.lengths).then(s ->
         {
             recv.unpackAll(out);
@@ -821,21 +835,35 @@ final class Collectives
         {
             check(recvbuf, 0, count, type);
         }
-        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.of(MPI.context().settings()).chunkBytes(comm.getSize()) ?
-            comm.shmLargeFor("reduce", sent) : null;
+        final ShmLargeCollectives large = blocking && type.size <= comm.coll().chunkBytes() ?
+            comm.coll().shmLargeFor(CollectiveOp.REDUCE, sent) : null;
         if (large != null)
         {
             large.reduce(root, data(isRoot && inPlace ? recvbuf : sendbuf, 0, type), isRoot ? data(recvbuf, 0, type) : null,
                 sent, type.size, r);
             return null;
         }
+        final int bytes = sent;
+        final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.REDUCE, bytes) :
+            comm.coll().shmIfSetUp(CollectiveOp.REDUCE, bytes);
+        if (shm != null && blocking)
+        {
+            // The steady state of a small blocking reduce: packed into the module's arrays, no allocation.
+            final byte[] in = comm.coll().blockingIn(bytes);
+            pack(isRoot && inPlace ? recvbuf : sendbuf, 0, type, in, 0, bytes);
+            final byte[] result = isRoot ? comm.coll().blockingOut(bytes) : null;
+            shm.reduce(root, in, bytes, count, r, result);
+            if (isRoot)
+            {
+                unpack(result, 0, bytes, recvbuf, 0, type);
+            }
+            return null;
+        }
         final byte[] data = packed(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
-        final int bytes = data.length;
         final byte[] out = isRoot ? new byte[bytes] : null;
-        final ShmCollectives shm = blocking ? comm.shmFor("reduce", bytes) : comm.shmIfSetUp("reduce", bytes);
         if (shm != null && !blocking)
         {
-            return run(comm, comm.collectiveMembers(), shm.reduceSteps(root, data, bytes, count, r, out).then(s ->
+            return run(comm, comm.coll().nextMembers(), shm.reduceSteps(root, data, bytes, count, r, out).then(s ->
             {
                 if (isRoot)
                 {
@@ -844,16 +872,7 @@ final class Collectives
                 return null;
             }), "reduce", false, sendbuf, recvbuf);
         }
-        if (shm != null)
-        {
-            shm.reduce(root, data, bytes, count, r, out);
-            if (isRoot)
-            {
-                unpack(out, 0, bytes, recvbuf, 0, type);
-            }
-            return null;
-        }
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Reduce(m, root, data, bytes, count, r, out, 0).then(s ->
         {
             if (isRoot)
@@ -879,32 +898,37 @@ final class Collectives
         {
             check(recvbuf, 0, count, type);
         }
-        final ShmLargeCollectives large = blocking && type.size <= CollectiveSettings.of(MPI.context().settings()).chunkBytes(comm.getSize()) ?
-            comm.shmLargeFor("allreduce", sent) : null;
+        final ShmLargeCollectives large = blocking && type.size <= comm.coll().chunkBytes() ?
+            comm.coll().shmLargeFor(CollectiveOp.ALLREDUCE, sent) : null;
         if (large != null)
         {
             large.allreduce(data(inPlace ? recvbuf : sendbuf, 0, type), data(recvbuf, 0, type), sent, type.size, r);
             return null;
         }
+        final int bytes = sent;
+        final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLREDUCE, bytes) :
+            comm.coll().shmIfSetUp(CollectiveOp.ALLREDUCE, bytes);
+        if (shm != null && blocking)
+        {
+            // The steady state of a small blocking allreduce: packed into the module's arrays, no allocation.
+            final byte[] in = comm.coll().blockingIn(bytes);
+            pack(inPlace ? recvbuf : sendbuf, 0, type, in, 0, bytes);
+            final byte[] result = comm.coll().blockingOut(bytes);
+            shm.allreduce(in, bytes, count, r, result);
+            unpack(result, 0, bytes, recvbuf, 0, type);
+            return null;
+        }
         final byte[] data = packed(inPlace ? recvbuf : sendbuf, 0, count, type);
-        final int bytes = data.length;
         final byte[] out = new byte[bytes];
-        final ShmCollectives shm = blocking ? comm.shmFor("allreduce", bytes) : comm.shmIfSetUp("allreduce", bytes);
         if (shm != null && !blocking)
         {
-            return run(comm, comm.collectiveMembers(), shm.allreduceSteps(data, bytes, count, r, out).then(s ->
+            return run(comm, comm.coll().nextMembers(), shm.allreduceSteps(data, bytes, count, r, out).then(s ->
             {
                 unpack(out, 0, bytes, recvbuf, 0, type);
                 return null;
             }), "allReduce", false, sendbuf, recvbuf);
         }
-        if (shm != null)
-        {
-            shm.allreduce(data, bytes, count, r, out);
-            unpack(out, 0, bytes, recvbuf, 0, type);
-            return null;
-        }
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Reduce(m, 0, data, bytes, count, r, out, 0).then(new Bcast(m, 0, out, 0, bytes).then(s ->
         {
             unpack(out, 0, bytes, recvbuf, 0, type);
@@ -946,15 +970,15 @@ final class Collectives
         {
             // Shared memory: an allreduce of which this member keeps its block (the same bits:
             // one reduction order).
-            final ShmLargeCollectives large = type.size <= CollectiveSettings.of(MPI.context().settings()).chunkBytes(comm.getSize()) ?
-                comm.shmLargeFor("reducescatter", data.length) : null;
+            final ShmLargeCollectives large = type.size <= comm.coll().chunkBytes() ?
+                comm.coll().shmLargeFor(CollectiveOp.REDUCESCATTER, data.length) : null;
             if (large != null)
             {
                 large.reduceScatter(PackedData.of(data), data(recvbuf, 0, type), data.length, type.size, r, offsets[me],
                     lengths[me]);
                 return null;
             }
-            final ShmCollectives shm = comm.shmFor("reducescatter", data.length);
+            final ShmCollectives shm = comm.coll().shmFor(CollectiveOp.REDUCESCATTER, data.length);
             if (shm != null)
             {
                 final byte[] out = new byte[data.length];
@@ -965,7 +989,7 @@ final class Collectives
         }
         final byte[] all = me == 0 ? new byte[data.length] : null;
         final byte[] mine = new byte[lengths[me]];
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Reduce(m, 0, data, data.length, total, r, all, 0)
             .then(new Scatterv(m, 0, all, offsets, lengths, mine, 0, mine.length).then(s ->
             {
@@ -997,7 +1021,7 @@ final class Collectives
         check(recvbuf, 0, count, type);
         final byte[] out = new byte[bytes];
         final boolean writes = !exclusive || comm.getRank() > 0;
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new Scan(m, exclusive, data, bytes, count, r, out, 0).then(s ->
         {
             if (writes)
@@ -1166,7 +1190,7 @@ final class Collectives
         {
             destinations[i] = destinations[i] == MPI.PROC_NULL ? -1 : destinations[i];
         }
-        final Members m = comm.collectiveMembers();
+        final Members m = comm.coll().nextMembers();
         final Collective c = new NeighborExchange(m, destinations, nb[3], in, sOffsets, sLengths, sources, nb[1], out,
             rOffsets, rLengths).then(s ->
             {

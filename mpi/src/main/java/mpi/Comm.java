@@ -5,6 +5,9 @@ import java.nio.Buffer;
 
 import org.shmpi.coll.Members;
 import org.shmpi.coll.Schedule;
+import org.shmpi.coll.CollectiveModule;
+import org.shmpi.coll.CollectiveOp;
+import org.shmpi.coll.IntCollectives;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.JobAbortedException;
 import org.shmpi.ring.RankContext;
@@ -61,6 +64,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     private final Attributes.Cache attributes = ATTRIBUTES.new Cache();
     /** The hints set by {@link #setInfo} (shmpi acts on none of them yet). */
     private Info info = new Info();
+    /** The collectives of this communicator, chosen when it is bound. */
+    private CollectiveModule coll;
 
     Comm(final String name)
     {
@@ -75,6 +80,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         this.myRank = myRank;
         this.contextId = contextId;
         this.collContextId = collContextId;
+        this.coll = new CollectiveModule(MPI.context(), members, myRank, collContextId, true,
+            () -> Locality.collectiveGroups(this, members.length));
     }
 
     /** Binds an inter-communicator: this process is {@code local[myRank]}; point-to-point addresses {@code remote}. */
@@ -82,6 +89,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         bind(local, myRank, contextId, collContextId);
         this.peers = remote;
+        this.coll = new CollectiveModule(MPI.context(), local, myRank, collContextId, false, () -> null);
     }
 
     final void check()
@@ -890,7 +898,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             check();
             // Only the application's barriers: MPI.Finalize's must not set up shared state.
-            final org.shmpi.coll.ShmCollectives s = call == BlockedCall.BARRIER ? shmFor("barrier", 0) : null;
+            final org.shmpi.coll.ShmCollectives s = call == BlockedCall.BARRIER ? coll.shmFor(CollectiveOp.BARRIER, 0) : null;
             if (s != null)
             {
                 s.barrier();
@@ -967,7 +975,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void bcast(final Object buf, final int count, final Datatype type, final int root)
     {
-        collective(() -> Collectives.bcast(this, buf, count, type, root, true));
+        try
+        {
+            Collectives.bcast(this, buf, count, type, root, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -999,7 +1014,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void gather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        collective(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true));
+        try
+        {
+            Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1031,7 +1053,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void gather(final Object buf, final int count, final Datatype type, final int root)
     {
-        collective(() -> Collectives.gather(this, buf, count, type, buf, count, type, root, true, true));
+        try
+        {
+            Collectives.gather(this, buf, count, type, buf, count, type, root, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1054,7 +1083,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        collective(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, true));
+        try
+        {
+            Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1086,7 +1122,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void gatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        collective(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, true));
+        try
+        {
+            Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1109,7 +1152,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
-        collective(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, true));
+        try
+        {
+            Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1132,7 +1182,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void scatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        collective(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true));
+        try
+        {
+            Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1164,7 +1221,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void scatter(final Object buf, final int count, final Datatype type, final int root)
     {
-        collective(() -> Collectives.scatter(this, buf, count, type, buf, count, type, root, true, true));
+        try
+        {
+            Collectives.scatter(this, buf, count, type, buf, count, type, root, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1187,7 +1251,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        collective(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, true));
+        try
+        {
+            Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1219,7 +1290,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final int root)
     {
-        collective(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, true));
+        try
+        {
+            Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1242,7 +1320,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void scatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        collective(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, true));
+        try
+        {
+            Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1265,7 +1350,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        collective(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, true));
+        try
+        {
+            Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1297,7 +1389,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allGather(final Object buf, final int count, final Datatype type)
     {
-        collective(() -> Collectives.allGather(this, buf, count, type, buf, count, type, true, true));
+        try
+        {
+            Collectives.allGather(this, buf, count, type, buf, count, type, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1320,7 +1419,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        collective(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, true));
+        try
+        {
+            Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1352,7 +1458,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allGatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        collective(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, true));
+        try
+        {
+            Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1375,7 +1488,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        collective(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
+        try
+        {
+            Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1407,7 +1527,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
     {
-        collective(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true));
+        try
+        {
+            Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1439,7 +1566,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
     {
-        collective(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true));
+        try
+        {
+            Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1471,7 +1605,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root)
     {
-        collective(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, true));
+        try
+        {
+            Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1503,7 +1644,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
     {
-        collective(() -> Collectives.reduce(this, buf, buf, count, type, op, root, true, true));
+        try
+        {
+            Collectives.reduce(this, buf, buf, count, type, op, root, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1526,7 +1674,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, true));
+        try
+        {
+            Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1558,7 +1713,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allReduce(final Object buf, final int count, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.allReduce(this, buf, buf, count, type, op, true, true));
+        try
+        {
+            Collectives.allReduce(this, buf, buf, count, type, op, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1581,7 +1743,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, true));
+        try
+        {
+            Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1613,7 +1782,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, true));
+        try
+        {
+            Collectives.reduceScatter(this, buf, buf, counts, type, op, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1636,7 +1812,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, true));
+        try
+        {
+            Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1668,7 +1851,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, true));
+        try
+        {
+            Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /**
@@ -1692,7 +1882,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void neighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        collective(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
+        try
+        {
+            Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLGATHER}: {@link #neighborAllGather} without blocking. */
@@ -1719,7 +1916,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void neighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        collective(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, true));
+        try
+        {
+            Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLGATHERV}: {@link #neighborAllGatherv} without blocking. */
@@ -1746,7 +1950,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void neighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        collective(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
+        try
+        {
+            Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLTOALL}: {@link #neighborAllToAll} without blocking. */
@@ -1773,7 +1984,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void neighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
     {
-        collective(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true));
+        try
+        {
+            Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLTOALLV}: {@link #neighborAllToAllv} without blocking. */
@@ -1800,7 +2018,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void neighborAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
     {
-        collective(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true));
+        try
+        {
+            Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLTOALLW}: {@link #neighborAllToAllw} without blocking. */
@@ -1832,111 +2057,10 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             "distributed-graph communicator: " + getName());
     }
 
-    /** Internal tags of the collective operations: {@code COLL_TAG_BASE + 1024 * (sequence mod 2^16)}. */
-    private static final int COLL_TAG_BASE = 1 << 27;
-
-    /** Collective operations started on this communicator so far; every member counts the same. */
-    private int collectiveSequence;
-
-    /** The shared-memory collective state, set up by the first collective that uses it. */
-    private org.shmpi.coll.ShmCollectives shm;
-
-    /**
-     * The shared-memory collectives of this communicator for a nonblocking {@code op} of
-     * {@code bytes} per member, if they apply and are already set up; null otherwise. A
-     * nonblocking call must not wait for the other members, so it never sets them up: the first
-     * blocking collective that uses them, or a persistent collective's initialisation, does.
-     * Every member has set them up at the same point of its sequence of collectives, so every
-     * member decides alike. Null too when they are hierarchical
-     * ({@link org.shmpi.coll.ShmCollectives#hierarchical}, decided alike on every member when
-     * they were set up): then nonblocking and persistent collectives take the point-to-point
-     * schedules, and only blocking ones, in order, use the shared segment.
-     */
-    final org.shmpi.coll.ShmCollectives shmIfSetUp(final String op, final int bytes)
+    /** This communicator's collectives: their algorithm choice, shared-memory state and sequence. */
+    final CollectiveModule coll()
     {
-        final org.shmpi.coll.ShmCollectives s = shm;
-        if (s == null || s.hierarchical() ||
-            !org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).useShm(op, bytes, members.length))
-        {
-            return null;
-        }
-        return s;
-    }
-
-    /** Whether setting up the shared collective state (small, large) failed on some member: point-to-point then. */
-    private boolean shmUnavailable;
-    private boolean shmLargeUnavailable;
-
-    /** The large-message slots, set up by the first large collective that uses them. */
-    private org.shmpi.coll.ShmLargeCollectives shmLarge;
-
-    /**
-     * The large-message shared-memory collectives of this communicator if a blocking {@code op}
-     * of {@code bytes} per member takes them; null otherwise. Decided alike on every member.
-     */
-    final org.shmpi.coll.ShmLargeCollectives shmLargeFor(final String op, final long bytes)
-    {
-        if (peers != members || !org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).useShmLarge(op, bytes, members.length))
-        {
-            return null;
-        }
-        org.shmpi.coll.ShmLargeCollectives s = shmLarge;
-        if (s == null)
-        {
-            if (shmLargeUnavailable)
-            {
-                return null;
-            }
-            s = org.shmpi.coll.ShmLargeCollectives.attachOrNull(context(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).chunkBytes(members.length),
-                org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
-            shmLarge = s;
-            shmLargeUnavailable = s == null;
-        }
-        return s;
-    }
-
-    /**
-     * The shared-memory collectives of this communicator if a blocking {@code op} of {@code bytes}
-     * per member takes them ({@link org.shmpi.coll.CollectiveSettings}); null otherwise. Every
-     * member decides alike (same op, size and settings), so the first one sets the state up on
-     * all of them together.
-     */
-    final org.shmpi.coll.ShmCollectives shmFor(final String op, final int bytes)
-    {
-        if (peers != members || !org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).useShm(op, bytes, members.length))
-        {
-            return null;
-        }
-        org.shmpi.coll.ShmCollectives s = shm;
-        if (s == null)
-        {
-            if (shmUnavailable)
-            {
-                return null;
-            }
-            s = org.shmpi.coll.ShmCollectives.attachOrNull(context(), members, myRank, collContextId,
-                org.shmpi.coll.CollectiveSettings.of(MPI.context().settings()).dataBytes(), Locality.collectiveGroups(this, members.length),
-                org.shmpi.coll.Agreement.maxOf(this::collectiveMembers));
-            shmUnavailable = s == null;
-            shm = s;
-        }
-        return s;
-    }
-
-    /**
-     * The members of the next collective operation on this communicator, on its collective
-     * context with a tag of its own, so that operations in progress at once never take each
-     * other's messages (MPI has every member start them in the same order).
-     */
-    final Members collectiveMembers()
-    {
-        final int sequence;
-        synchronized (this)
-        {
-            sequence = collectiveSequence++;
-        }
-        return new Members(context(), members, myRank, collContextId, COLL_TAG_BASE + 1024 * (sequence & 0xFFFF));
+        return coll;
     }
 
     /** Runs a blocking collective, raising its failure through the error handler. */
@@ -1974,7 +2098,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             // Set up once: the shared-memory state the starts will use (a collective step, as
             // MPI allows of a persistent collective's initialisation); unless it is
             // hierarchical, when the starts take the point-to-point schedules (shmIfSetUp).
-            shmFor("barrier", 0);
+            coll.shmFor(CollectiveOp.BARRIER, 0);
             return new Prequest(this, () -> nonblocking(operation), keep);
         }
         catch (final RuntimeException ex)
@@ -2373,171 +2497,44 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     private static final int TAG_ALL = TAG_MASK + 5;
 
     /**
-     * Every member's {@code mine} (all the same length), in rank order, on every member: gathered
-     * at rank 0 and sent back, on the collective context. Collective over this communicator.
+     * Every member's {@code mine} (all the same length), in rank order, on every member: the
+     * collective engine's allgather on the collective context, under a tag of its own.
+     * Collective over this communicator.
      */
     final int[] allgatherInts(final int[] mine, final int call)
     {
-        final RankContext ctx = MPI.context();
-        final int n = members.length;
-        final int w = mine.length;
-        final long base = Buffers.BYTE_ARRAY_BASE;
-        final byte[] all = new byte[4 * w * n];
-        final java.nio.IntBuffer view = java.nio.ByteBuffer.wrap(all).asIntBuffer();
-        if (myRank == 0)
-        {
-            view.put(mine);
-            final byte[] one = new byte[4 * w];
-            for (int r = 1; r < n; r++)
-            {
-                ctx.transport().recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
-                System.arraycopy(one, 0, all, 4 * w * r, one.length);
-            }
-            for (int r = 1; r < n; r++)
-            {
-                ctx.transport().send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
-            }
-        }
-        else
-        {
-            final byte[] one = new byte[4 * w];
-            java.nio.ByteBuffer.wrap(one).asIntBuffer().put(mine);
-            ctx.transport().send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
-            ctx.transport().recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
-        }
-        final int[] out = new int[w * n];
-        java.nio.ByteBuffer.wrap(all).asIntBuffer().get(out);
-        return out;
+        return IntCollectives.allgather(intMembers(TAG_GATHER), mine, call);
+    }
+
+    /** The members of an int collective, on the collective context with internal tag {@code tag}. */
+    private Members intMembers(final int tag)
+    {
+        return new Members(MPI.context(), members, myRank, collContextId, tag);
     }
 
     private static final int TAG_BCAST = TAG_MASK + 6;
     /** The link between an inter-communicator's two rank 0s. */
     static final int TAG_BRIDGE = TAG_MASK + 7;
 
-    /**
-     * {@code data} of member {@code root} (any length; ignored elsewhere), on every member: sent
-     * by the root to each, length first, on the collective context. Collective over the members.
-     */
+    /** {@code data} of member {@code root} (any length; ignored elsewhere), on every member. */
     final int[] bcastInts(final int[] data, final int root, final int call)
     {
-        final RankContext ctx = MPI.context();
-        final long base = Buffers.BYTE_ARRAY_BASE;
-        if (myRank == root)
-        {
-            final byte[] length = new byte[4];
-            java.nio.ByteBuffer.wrap(length).putInt(data.length);
-            final byte[] all = new byte[4 * data.length];
-            java.nio.ByteBuffer.wrap(all).asIntBuffer().put(data);
-            for (int r = 0; r < members.length; r++)
-            {
-                if (r != root)
-                {
-                    ctx.transport().send(collContextId, members[r], TAG_BCAST, length, base, 4, call);
-                    ctx.transport().send(collContextId, members[r], TAG_BCAST, all, base, all.length, call);
-                }
-            }
-            return data.clone();
-        }
-        final byte[] length = new byte[4];
-        ctx.transport().recv(collContextId, members[root], TAG_BCAST, length, base, 4, DataLayout.CONTIGUOUS, call);
-        final byte[] all = new byte[4 * java.nio.ByteBuffer.wrap(length).getInt()];
-        ctx.transport().recv(collContextId, members[root], TAG_BCAST, all, base, all.length, DataLayout.CONTIGUOUS, call);
-        final int[] out = new int[all.length / 4];
-        java.nio.ByteBuffer.wrap(all).asIntBuffer().get(out);
-        return out;
+        return IntCollectives.bcast(intMembers(TAG_BCAST), root, data, call);
     }
 
     /**
-     * Sends {@code mine} to world rank {@code peer} and returns what it sent (any length, length
-     * first), on {@code context} with {@code tag}; both sides call it. Sends are started before
-     * the receives, so two large lists cannot deadlock.
+     * Sends {@code mine} to world rank {@code peer} and returns what it sent, on {@code context}
+     * with {@code tag}; both sides call it.
      */
     static int[] exchangeInts(final int context, final int peer, final int tag, final int[] mine, final int call)
     {
-        final RankContext ctx = MPI.context();
-        final long base = Buffers.BYTE_ARRAY_BASE;
-        final byte[] length = new byte[4];
-        java.nio.ByteBuffer.wrap(length).putInt(mine.length);
-        final byte[] all = new byte[4 * mine.length];
-        java.nio.ByteBuffer.wrap(all).asIntBuffer().put(mine);
-        final SendRequest s1 = ctx.transport().isend(context, peer, tag, length, base, 4, SendRequest.MODE_STANDARD);
-        final SendRequest s2 = ctx.transport().isend(context, peer, tag, all, base, all.length, SendRequest.MODE_STANDARD);
-        final byte[] theirLength = new byte[4];
-        ctx.transport().recv(context, peer, tag, theirLength, base, 4, DataLayout.CONTIGUOUS, call);
-        final byte[] theirs = new byte[4 * java.nio.ByteBuffer.wrap(theirLength).getInt()];
-        ctx.transport().recv(context, peer, tag, theirs, base, theirs.length, DataLayout.CONTIGUOUS, call);
-        ctx.progress().await(s1, call);
-        ctx.progress().await(s2, call);
-        final int[] out = new int[theirs.length / 4];
-        java.nio.ByteBuffer.wrap(theirs).asIntBuffer().get(out);
-        return out;
+        return IntCollectives.exchange(MPI.context(), context, peer, tag, mine, call);
     }
 
-    /**
-     * Every member's {@code mine}, of any length (zero too), on every member, indexed by rank:
-     * the lengths first by {@link #allgatherInts}, then the contents gathered at rank 0 and sent
-     * back as one concatenation, on the collective context. Collective over this communicator.
-     */
+    /** Every member's {@code mine}, of any length (zero too), on every member, indexed by rank. */
     final int[][] allgathervInts(final int[] mine, final int call)
     {
-        final int[] lengths = allgatherInts(new int[] {mine.length}, call);
-        final RankContext ctx = MPI.context();
-        final int n = members.length;
-        final long base = Buffers.BYTE_ARRAY_BASE;
-        long total = 0;
-        for (final int length : lengths)
-        {
-            total += length;
-        }
-        if (4 * total > Integer.MAX_VALUE - 8)
-        {
-            throw new MPIException(ErrorClass.ERR_ARG, "allgathervInts: too many ints in all: total=" + total);
-        }
-        final byte[] all = new byte[(int)(4 * total)];
-        if (myRank == 0)
-        {
-            int at = 0;
-            for (int r = 0; r < n; r++)
-            {
-                if (r == 0)
-                {
-                    java.nio.ByteBuffer.wrap(all).asIntBuffer().put(mine);
-                }
-                else if (lengths[r] > 0)
-                {
-                    final byte[] one = new byte[4 * lengths[r]];
-                    ctx.transport().recv(collContextId, members[r], TAG_GATHER, one, base, one.length, DataLayout.CONTIGUOUS, call);
-                    System.arraycopy(one, 0, all, at, one.length);
-                }
-                at += 4 * lengths[r];
-            }
-            for (int r = 1; r < n && all.length > 0; r++)
-            {
-                ctx.transport().send(collContextId, members[r], TAG_ALL, all, base, all.length, call);
-            }
-        }
-        else
-        {
-            // Ranks with nothing to give send nothing; rank 0 knows from the lengths.
-            if (mine.length > 0)
-            {
-                final byte[] one = new byte[4 * mine.length];
-                java.nio.ByteBuffer.wrap(one).asIntBuffer().put(mine);
-                ctx.transport().send(collContextId, members[0], TAG_GATHER, one, base, one.length, call);
-            }
-            if (all.length > 0)
-            {
-                ctx.transport().recv(collContextId, members[0], TAG_ALL, all, base, all.length, DataLayout.CONTIGUOUS, call);
-            }
-        }
-        final java.nio.IntBuffer view = java.nio.ByteBuffer.wrap(all).asIntBuffer();
-        final int[][] out = new int[n][];
-        for (int r = 0; r < n; r++)
-        {
-            out[r] = new int[lengths[r]];
-            view.get(out[r]);
-        }
-        return out;
+        return IntCollectives.allgatherv(intMembers(TAG_ALL), mine, call);
     }
 
     /**
@@ -2569,16 +2566,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** Gives back a created communicator's context ids and makes it null. */
     private void release()
     {
-        if (shm != null)
-        {
-            shm.close();
-            shm = null;
-        }
-        if (shmLarge != null)
-        {
-            shmLarge.close();
-            shmLarge = null;
-        }
+        coll.close();
         final org.shmpi.ring.ContextIds ids = context().contexts();
         MPI.forgetContexts(this);
         ids.release(contextId);

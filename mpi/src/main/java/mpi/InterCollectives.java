@@ -2,6 +2,7 @@ package mpi;
 
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
+import org.shmpi.coll.CollectiveOp;
 import org.shmpi.coll.Members;
 import org.shmpi.coll.NeighborExchange;
 import org.shmpi.coll.Reduce;
@@ -30,7 +31,7 @@ final class InterCollectives
     /** {local group, remote group} for the next collective operation, one tag. */
     private static Members[] members(final Comm comm)
     {
-        final Members local = comm.collectiveMembers();
+        final Members local = comm.coll().nextMembers();
         final Members remote = new Members(local.rankContext(), comm.peers, -1, comm.collContextId, local.tag());
         return new Members[] {local, remote};
     }
