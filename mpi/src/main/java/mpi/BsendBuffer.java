@@ -134,13 +134,6 @@ final class BsendBuffer
         return false;
     }
 
-    /** Free bytes, after giving back the ranges of messages that have left. */
-    synchronized long freeBytes()
-    {
-        reclaim();
-        return freeBytesLocked();
-    }
-
     private long freeBytesLocked()
     {
         long n = 0;

@@ -61,14 +61,10 @@ final class Collectives
         return new Request(comm, s.request(), keep);
     }
 
+    /** Checks an intra-communicator's collective call (inter-communicators went to {@link InterCollectives}). */
     private static void checkIntra(final Comm comm, final String call)
     {
         comm.check();
-        if (comm.isInter())
-        {
-            throw new MPIException(ErrorClass.ERR_COMM, call + ": collectives other than barrier are not yet " +
-                "available on inter-communicators: " + comm.getName());
-        }
     }
 
     private static void checkRoot(final Comm comm, final int root)

@@ -30,11 +30,14 @@ import org.shmpi.shm.datatype.DataLayout;
  * Nonblocking calls take direct buffers, as in Open MPI, and also (shmpi) arrays and heap
  * buffers: the operation keeps them reachable until it completes, even if its request is freed.
  *
- * <p>As in Open MPI, a communicator is {@link Freeable} and {@link Cloneable}. This release has
- * only the predefined communicators ({@code COMM_WORLD}, {@code COMM_SELF}), which MPI does not
- * let anyone free: {@link #free()} raises {@code MPI.ERR_COMM}. {@code clone()} and {@code dup()}
- * ({@code MPI_COMM_DUP}) are not offered yet: they need communicator management (context ids
- * agreed by all members), which is still to come; {@code Object.clone()} stays protected.
+ * <p>As in Open MPI, a communicator is {@link Freeable} and {@link Cloneable}: {@code dup()} and
+ * {@code clone()} make a communicator of the same group on new context ids agreed by every
+ * member; the predefined ones ({@code COMM_WORLD}, {@code COMM_SELF}) cannot be freed.
+ * Its collectives are a {@link CollectiveModule}, chosen when it is bound.
+ *
+ * <p>This class is the whole of Open MPI's {@code Comm} API surface (point-to-point, about 120
+ * collective entry points, attributes, error handlers, construction), which is why it is one
+ * long file; the work behind each method lives in the engines and in {@link Collectives}.
  */
 public class Comm implements Freeable, Cloneable, AutoCloseable
 {

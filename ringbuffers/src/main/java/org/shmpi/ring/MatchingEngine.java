@@ -271,12 +271,6 @@ public final class MatchingEngine
         return unexpectedCount;
     }
 
-    /** Number of eager messages with fragments still to come. */
-    public int inFlightCount()
-    {
-        return inFlight.size();
-    }
-
     /**
      * Handles a whole eager message that arrived in one compact frame (no fragments, no
      * acknowledgement): matched now, or kept as unexpected.

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Point-to-point in real {@code shmrun} jobs: what the API and engine checks of the junit module
- * ({@code org.shmpi.mpi.PointToPointApiTest}, {@code PointToPointEngineTest}) cannot see from
+ * ({@code org.shmpi.mpi.PointToPointApiTest}, {@code PointToPointRequestsTest}) cannot see from
  * inside a test method, randomized and {@code THREAD_MULTIPLE} stress, messages up to 256 MiB,
  * and errors under the default {@code ERRORS_ARE_FATAL}.
  */

@@ -32,7 +32,7 @@ import mpi.Status;
  * method per check, one per message size where a check has several.
  */
 @MpiTest(np = {1, 2, 4})
-class PointToPointEngineTest
+class PointToPointRequestsTest
 {
     private Comm world;
     private int rank;
