@@ -231,7 +231,7 @@ class ShmWindowTest
     void largeAccumulatesAndAtomicsOnTheSameElements(final int n) throws Exception
     {
         final int rounds = 300;
-        final int items = 4 * ShmWindow.BULK_ELEMENTS;
+        final int items = 4 * WindowAccess.BULK_ELEMENTS;
         job = ThreadedJob.start("win-bulk-" + n, n, 64 * 1024);
         job.run(100, ctx ->
         {
