@@ -189,12 +189,6 @@ public final class ShmWindow implements AutoCloseable
     // ------------------------------------------------------------------------------------------
     // What the window is
 
-    /** Members of the window. */
-    public int size()
-    {
-        return n;
-    }
-
     /** This member's rank in the window. */
     public int rank()
     {
@@ -433,19 +427,6 @@ public final class ShmWindow implements AutoCloseable
         passive.sync();
     }
 
-    /** Whether this member holds a lock on {@code target} (or every member's, by lockAll). */
-    public boolean passiveEpochOn(final int target)
-    {
-        memory.checkRank(target);
-        return epochs.passiveOn(target);
-    }
-
-    /** Whether an epoch of this member is open (a fence epoch does not count: free and fence end it). */
-    public boolean epochOpen()
-    {
-        return epochs.anyOpen();
-    }
-
     // ------------------------------------------------------------------------------------------
     // Freeing
 
@@ -456,7 +437,7 @@ public final class ShmWindow implements AutoCloseable
     public void free()
     {
         checkUsable();
-        if (epochOpen())
+        if (epochs.anyOpen())
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SYNC, "free inside a " + epochs.describeOpen() + " epoch");
         }
