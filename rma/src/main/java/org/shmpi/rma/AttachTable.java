@@ -281,6 +281,31 @@ final class AttachTable
             "dynamic window lie in no attached memory");
     }
 
+    /** This member's attached regions as its {@link WindowService} reaches them ({@link #lookupLocal}). */
+    WindowService.LocalMemory localMemory()
+    {
+        return new WindowService.LocalMemory()
+        {
+            @Override
+            public void resolve(final long start, final long low, final long high)
+            {
+                lookupLocal(start, low, high);
+            }
+
+            @Override
+            public Object object()
+            {
+                return object;
+            }
+
+            @Override
+            public long address()
+            {
+                return address;
+            }
+        };
+    }
+
     /** Unmaps the peers' heap segments mapped for lookups. */
     void close()
     {

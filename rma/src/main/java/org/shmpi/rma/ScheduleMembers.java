@@ -9,7 +9,10 @@ import org.shmpi.coll.Members;
 import org.shmpi.ring.RankContext;
 import org.shmpi.shm.BlockedCall;
 
-/** {@link WindowMembers} over point-to-point schedules on context {@code context}; window messages on {@code context + 1}. */
+/**
+ * {@link WindowMembers} over point-to-point schedules on context {@code context}; window messages
+ * on {@code context + 1}.
+ */
 public final class ScheduleMembers implements WindowMembers
 {
     private final Members members;

@@ -160,7 +160,8 @@ final class WindowService implements ProgressAgent
             }
             if (headerRecv == null)
             {
-                headerRecv = ctx.transport().irecv(context, RecvRequest.ANY_SOURCE, REQUEST_TAG, header, BYTES, HEADER_MAX);
+                headerRecv = ctx.transport().irecv(context, RecvRequest.ANY_SOURCE, REQUEST_TAG, header, BYTES,
+                    HEADER_MAX);
             }
             if (!headerRecv.isComplete())
             {
@@ -392,7 +393,8 @@ final class WindowService implements ProgressAgent
             final boolean fetching = resultLayout != null;
             if (fetching)
             {
-                pending.add(ctx.transport().irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes, resultLayout));
+                pending.add(ctx.transport().irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes,
+                    resultLayout));
             }
             final byte[] h = header(fetching ? GET_ACCUMULATE : ACCUMULATE, offset, bytes, map, items);
             UnsafeApi.putInt(h, BYTES + 32, reduction);

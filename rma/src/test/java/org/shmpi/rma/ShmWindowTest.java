@@ -182,11 +182,11 @@ class ShmWindowTest
                 w.fetchAndOp(one, LONGS, fetched, LONGS, Reductions.SUM, BasicKind.LONG, 0, 0);
                 assertTrue(fetched[0] >= 0 && fetched[0] < (long)n * rounds, "fetched " + fetched[0]);
                 // double sum by compare-and-set at byte 8, int max at 16, short sum at 20 (2-byte CAS)
-                w.accumulate(half, DOUBLES, DataLayout.CONTIGUOUS, 8, 0, 8, null, 1, Reductions.SUM, BasicKind.DOUBLE, null, 0,
-                    null);
+                w.accumulate(half, DOUBLES, DataLayout.CONTIGUOUS, 8, 0, 8, null, 1, Reductions.SUM, BasicKind.DOUBLE,
+                    null, 0, null);
                 final int[] cand = {me * rounds + i};
-                w.accumulate(cand, INTS, DataLayout.CONTIGUOUS, 4, 0, 16, null, 1, Reductions.MAX, BasicKind.INT, null, 0,
-                    null);
+                w.accumulate(cand, INTS, DataLayout.CONTIGUOUS, 4, 0, 16, null, 1, Reductions.MAX, BasicKind.INT,
+                    null, 0, null);
                 final short[] s1 = {1};
                 w.accumulate(s1, UnsafeApi.arrayBaseOffset(short[].class), DataLayout.CONTIGUOUS, 2, 0, 20, null, 1,
                     Reductions.SUM, BasicKind.SHORT, null, 0, null);
@@ -231,7 +231,7 @@ class ShmWindowTest
     void largeAccumulatesAndAtomicsOnTheSameElements(final int n) throws Exception
     {
         final int rounds = 300;
-        final int items = 4 * ShmWindow.BULK_ELEMENTS;
+        final int items = 4 * WindowAccess.BULK_ELEMENTS;
         job = ThreadedJob.start("win-bulk-" + n, n, 64 * 1024);
         job.run(100, ctx ->
         {
