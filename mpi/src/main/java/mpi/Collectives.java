@@ -232,26 +232,24 @@ final class Collectives
             throw new MPIException(ErrorClass.ERR_OP, Reductions.name(op.code) + " is not defined on " +
                 type.getName() + (kind < 0 ? " (elements of several kinds)" : ""));
         }
-        final Object cached = type.reducerCache;
-        if (cached instanceof KernelReducer && ((KernelReducer)cached).opCode == op.code)
+        final Object cached = type.reducers[op.code];
+        if (cached != null)
         {
             return (KernelReducer)cached;
         }
-        final KernelReducer made = new KernelReducer(op.code, kernel, type.size / BasicKind.size(kind));
-        type.reducerCache = made;
+        final KernelReducer made = new KernelReducer(kernel, type.size / BasicKind.size(kind));
+        type.reducers[op.code] = made;
         return made;
     }
 
     /** A predefined op: its kernel runs on arrays and on shared memory alike. */
     private static final class KernelReducer implements Reducer
     {
-        private final int opCode;
         private final Reductions.Kernel kernel;
         private final long perItem;
 
-        KernelReducer(final int opCode, final Reductions.Kernel kernel, final long perItem)
+        KernelReducer(final Reductions.Kernel kernel, final long perItem)
         {
-            this.opCode = opCode;
             this.kernel = kernel;
             this.perItem = perItem;
         }

@@ -42,10 +42,10 @@ public final class Datatype implements Freeable, Cloneable
     final int id;
     final int size;
     /**
-     * The reducer of the last predefined op reduced over this type (immutable, final fields:
-     * safely shared between threads), so a steady loop of one reduction allocates none.
+     * The reducer of each predefined op (by op code) once reduced over this type: immutable, with
+     * final fields, so safely shared between threads; a steady loop of reductions allocates none.
      */
-    Object reducerCache;
+    final Object[] reducers = new Object[org.shmpi.shm.reduce.Reductions.COUNT];
     /** Basic elements per item: 2 for the pair and complex types, else 1. */
     final int elementsPerItem;
     /** Size of the first element of a pair (for counting a partial pair), else the size. */

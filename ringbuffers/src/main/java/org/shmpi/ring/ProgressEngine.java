@@ -257,6 +257,8 @@ public final class ProgressEngine
         return sharedSpins;
     }
 
+    private final ThreadLocal<SharedWakeCheck> sharedWakeChecks = ThreadLocal.withInitial(SharedWakeCheck::new);
+
     public void awaitShared(final BooleanSupplier condition, final int call)
     {
         // A shared flag usually flips within a cache-line transfer or two of the peer's write:
@@ -271,8 +273,31 @@ public final class ProgressEngine
             }
             Thread.onSpinWait();
         }
-        final BooleanSupplier wakeCheck = () -> inboxPending.getAsBoolean() || condition.getAsBoolean();
-        waitLoop(null, condition, call, null, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1, wakeCheck);
+        // The sleeper's wake check (frames in the inbox, or the condition) is this thread's own
+        // reusable object, not a capturing lambda: a wait allocates nothing.
+        final SharedWakeCheck wakeCheck = sharedWakeChecks.get();
+        final BooleanSupplier outer = wakeCheck.condition;
+        wakeCheck.condition = condition;
+        try
+        {
+            waitLoop(null, condition, call, null, BlockedCall.ON_OTHER, BlockedCall.NO_PEER, 0, -1, wakeCheck);
+        }
+        finally
+        {
+            wakeCheck.condition = outer;
+        }
+    }
+
+    /** Whether a thread waiting on a shared condition has something to do: inbox frames, or the condition. */
+    private final class SharedWakeCheck implements BooleanSupplier
+    {
+        private BooleanSupplier condition;
+
+        @Override
+        public boolean getAsBoolean()
+        {
+            return inboxPending.getAsBoolean() || condition.getAsBoolean();
+        }
     }
 
     /**
