@@ -475,7 +475,7 @@ final class MappedFile implements AutoCloseable
         }
         // Opens closed before this one left theirs: each reserved at most AHEAD_MAX past an append
         // that ended inside the file.
-        final long end = Math.max(reservedEnd, from + ShmFile.AHEAD_MAX + 8192);
+        final long end = Math.max(reservedEnd, from + SharedFilePointer.AHEAD_MAX + 8192);
         int r;
         do
         {

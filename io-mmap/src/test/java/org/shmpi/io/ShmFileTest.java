@@ -254,10 +254,11 @@ class ShmFileTest
                 final byte[] a = new byte[65536];
                 Arrays.fill(a, (byte)1);
                 first.writeShared(a, BYTES, DataLayout.CONTIGUOUS, a.length, null);
-                assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "reserved ahead: " + allocated(path));
+                assertTrue(allocated(path) >= SharedFilePointer.AHEAD_MIN, "reserved ahead: " + allocated(path));
                 first.close();
                 // The second open is still there: the first left the reservation alone.
-                assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "kept while another open lives: " + allocated(path));
+                assertTrue(allocated(path) >= SharedFilePointer.AHEAD_MIN,
+                    "kept while another open lives: " + allocated(path));
                 final byte[] b = new byte[65536];
                 Arrays.fill(b, (byte)2);
                 second.writeAt(65536, b, BYTES, DataLayout.CONTIGUOUS, b.length, null);
@@ -455,7 +456,7 @@ class ShmFileTest
             // The appends reserved blocks ahead of the shared pointer without growing the file.
             final long end = 131072 + 4 * (total + 15L * n);
             assertEquals(end, f.fileSize());
-            assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "blocks reserved ahead: " + allocated(path));
+            assertTrue(allocated(path) >= SharedFilePointer.AHEAD_MIN, "blocks reserved ahead: " + allocated(path));
             f.sync();
             final ByteBuffer file = ByteBuffer.wrap(contents(path)).order(ByteOrder.nativeOrder());
             for (int r = 0; r < n; r++)
