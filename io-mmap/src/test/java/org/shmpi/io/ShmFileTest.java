@@ -279,7 +279,10 @@ class ShmFileTest
         }
     }
 
-    /** Pieces of 64 KiB and more copy with memmove, smaller ones with Unsafe: reads and writes land at the right bytes. */
+    /**
+     * Pieces of 64 KiB and more copy with memmove, smaller ones with Unsafe: reads and writes land
+     * at the right bytes.
+     */
     @Test
     void largeCopiesLandAtTheRightBytes() throws IOException
     {
@@ -534,7 +537,8 @@ class ShmFileTest
         command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
             QuotaChild.class.getName(), path.toString()));
         final Path log = dir.resolve("child.log");
-        final Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+            .start();
         final boolean ended = child.waitFor(120, TimeUnit.SECONDS);
         if (!ended)
         {
