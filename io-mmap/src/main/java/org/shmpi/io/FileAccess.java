@@ -144,7 +144,7 @@ final class FileAccess
         }
         catch (final IOException ex)
         {
-            throw MappedFile.ioError(ex, "size of " + path);
+            throw FileErrors.ioError(ex, "size of " + path);
         }
     }
 
@@ -212,7 +212,7 @@ final class FileAccess
         }
         catch (final IOException ex)
         {
-            throw MappedFile.ioError(ex, "read at " + offset);
+            throw FileErrors.ioError(ex, "read at " + offset);
         }
     }
 
@@ -233,7 +233,7 @@ final class FileAccess
         }
         catch (final IOException ex)
         {
-            throw MappedFile.ioError(ex, "write at " + offset);
+            throw FileErrors.ioError(ex, "write at " + offset);
         }
     }
 
@@ -290,7 +290,7 @@ final class FileAccess
         }
         catch (final IOException ex)
         {
-            throw MappedFile.ioError(ex, (write ? "write" : "read") + " at " + offset);
+            throw FileErrors.ioError(ex, (write ? "write" : "read") + " at " + offset);
         }
         finally
         {
@@ -392,7 +392,7 @@ final class FileAccess
         }
         catch (final IOException ex)
         {
-            throw MappedFile.ioError(ex, "write at byte " + at);
+            throw FileErrors.ioError(ex, "write at byte " + at);
         }
     }
 
@@ -404,7 +404,7 @@ final class FileAccess
         }
         catch (final IOException ex)
         {
-            throw MappedFile.ioError(ex, "read at byte " + at);
+            throw FileErrors.ioError(ex, "read at byte " + at);
         }
     }
 

@@ -285,7 +285,7 @@ final class FileOpenProtocol
                 }
                 catch (final IOException ex)
                 {
-                    failure = MappedFile.ioError(ex, "close");
+                    failure = FileErrors.ioError(ex, "close");
                 }
             }
             closeQuietly(file);

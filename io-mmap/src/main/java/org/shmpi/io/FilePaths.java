@@ -2,11 +2,8 @@ package org.shmpi.io;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
@@ -69,7 +66,7 @@ final class FilePaths
         }
         catch (final IOException ex)
         {
-            throw fileError(ex, path);
+            throw FileErrors.fileError(ex, path);
         }
     }
 
@@ -82,7 +79,7 @@ final class FilePaths
         }
         catch (final IOException ex)
         {
-            throw fileError(ex, path);
+            throw FileErrors.fileError(ex, path);
         }
     }
 
@@ -122,7 +119,7 @@ final class FilePaths
         }
         catch (final IOException ex)
         {
-            throw fileError(ex, path);
+            throw FileErrors.fileError(ex, path);
         }
     }
 
@@ -169,48 +166,7 @@ final class FilePaths
         }
         catch (final IOException ex)
         {
-            throw fileError(ex, path);
+            throw FileErrors.fileError(ex, path);
         }
-    }
-
-    /** The MPI class of a failure to create, open or delete {@code path}. */
-    static ShmpiException fileError(final IOException ex, final Path path)
-    {
-        if (ex instanceof NoSuchFileException)
-        {
-            final Path parent = path.toAbsolutePath().getParent();
-            return new ShmpiException(parent != null && !Files.isDirectory(parent) ? ErrorClass.ERR_BAD_FILE :
-                ErrorClass.ERR_NO_SUCH_FILE, "no such file: " + path, ex);
-        }
-        if (ex instanceof FileAlreadyExistsException)
-        {
-            return new ShmpiException(ErrorClass.ERR_FILE_EXISTS, "the file exists (MODE_EXCL): " + path, ex);
-        }
-        if (ex instanceof AccessDeniedException)
-        {
-            return new ShmpiException(ErrorClass.ERR_ACCESS, "permission denied: " + path, ex);
-        }
-        final String m = String.valueOf(ex.getMessage());
-        if (m.contains("Read-only file system"))
-        {
-            return new ShmpiException(ErrorClass.ERR_READ_ONLY, "read-only file system: " + path, ex);
-        }
-        if (m.contains("No space left"))
-        {
-            return new ShmpiException(ErrorClass.ERR_NO_SPACE, "no space left: " + path, ex);
-        }
-        if (m.contains("quota"))
-        {
-            return new ShmpiException(ErrorClass.ERR_QUOTA, "quota exceeded: " + path, ex);
-        }
-        if (m.contains("Is a directory") || m.contains("Not a directory") || m.contains("File name too long"))
-        {
-            return new ShmpiException(ErrorClass.ERR_BAD_FILE, m + ": " + path, ex);
-        }
-        if (ex instanceof FileSystemException)
-        {
-            return new ShmpiException(ErrorClass.ERR_FILE, m + ": " + path, ex);
-        }
-        return new ShmpiException(ErrorClass.ERR_IO, m + ": " + path, ex);
     }
 }

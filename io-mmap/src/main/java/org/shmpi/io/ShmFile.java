@@ -191,7 +191,7 @@ public final class ShmFile implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                failure = MappedFile.ioError(ex, "setSize(" + size + ")");
+                failure = FileErrors.ioError(ex, "setSize(" + size + ")");
             }
         }
         final long[] result = members.allgather(new long[] {failure == null ? 0 : failure.errorClass()});
@@ -231,7 +231,7 @@ public final class ShmFile implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                failure = MappedFile.ioError(ex, "preallocate(" + size + ")");
+                failure = FileErrors.ioError(ex, "preallocate(" + size + ")");
             }
         }
         final long[] result = members.allgather(new long[] {failure == null ? 0 : failure.errorClass()});
@@ -462,7 +462,7 @@ public final class ShmFile implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                throw MappedFile.ioError(ex, "sync");
+                throw FileErrors.ioError(ex, "sync");
             }
         }
         UnsafeApi.fullFence();
