@@ -57,7 +57,10 @@ final class External32Order
         }
     }
 
-    /** Swaps the first {@code bytes} packed bytes of {@code b} (from index 0), element by element of {@code signature} repeated. */
+    /**
+     * Swaps the first {@code bytes} packed bytes of {@code b} (from index 0), element by element
+     * of {@code signature} repeated.
+     */
     static void swap(final byte[] b, final long bytes, final long[][] signature)
     {
         if (!SWAP)

@@ -12,7 +12,10 @@ import org.shmpi.shm.datatype.TypeMap;
  */
 final class FileViewMap
 {
-    /** Receives one contiguous piece of an access: file bytes {@code [file, file + length)}, packed at {@code packed}. */
+    /**
+     * Receives one contiguous piece of an access: file bytes {@code [file, file + length)},
+     * packed at {@code packed}.
+     */
     interface Piece
     {
         void run(long file, long length, long packed);
@@ -60,6 +63,20 @@ final class FileViewMap
         {
             throw new ShmpiException(ErrorClass.ERR_TYPE, "the filetype's extent must be positive: " + extent);
         }
+        final long[][] blocks = mergedBlocks(filetype, extent);
+        this.blockAt = blocks[0];
+        this.blockLength = blocks[1];
+        this.before = blocks[2];
+        this.contiguous = blockAt.length == 1 && blockAt[0] == 0 && blockLength[0] == extent;
+    }
+
+    /**
+     * The filetype's non-empty blocks, adjacent ones merged: their displacements, lengths and the
+     * data bytes of the tile before each; {@code ERR_TYPE} when displacements decrease or the data
+     * reach past {@code extent} (tiles would overlap).
+     */
+    private static long[][] mergedBlocks(final TypeMap filetype, final long extent)
+    {
         final int n = filetype.blocks();
         final long[] at = new long[n];
         final long[] len = new long[n];
@@ -99,10 +116,8 @@ final class FileViewMap
             throw new ShmpiException(ErrorClass.ERR_TYPE, "the filetype's data reach past its extent, so tiles would " +
                 "overlap: data end at " + last + ", extent " + extent);
         }
-        this.blockAt = java.util.Arrays.copyOf(at, m);
-        this.blockLength = java.util.Arrays.copyOf(len, m);
-        this.before = java.util.Arrays.copyOf(pre, m);
-        this.contiguous = m == 1 && blockAt[0] == 0 && blockLength[0] == extent;
+        return new long[][] {
+            java.util.Arrays.copyOf(at, m), java.util.Arrays.copyOf(len, m), java.util.Arrays.copyOf(pre, m)};
     }
 
     /** The file byte of the view's logical data byte {@code logical}. */

@@ -31,6 +31,8 @@ import org.shmpi.shm.ShmpiException;
  */
 final class MappedFile implements AutoCloseable
 {
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+
     private final FileChannel channel;
     private final String path;
     private final boolean writable;
@@ -65,6 +67,10 @@ final class MappedFile implements AutoCloseable
     private long freshStart;
     private long freshEnd;
     private boolean populateWorks = true;
+    /** This open's shared lock, while it is open, if it is writable: whether it is the last writer. */
+    private final PresenceLock presence;
+    /** Copies between memory and the mapped windows or the staging buffer (one per file). */
+    private final NativeCopy copy = new NativeCopy();
 
     MappedFile(final FileChannel channel, final String path, final boolean writable, final long chunkBytes,
         final int maxMapped) throws IOException
@@ -87,34 +93,7 @@ final class MappedFile implements AutoCloseable
         }
         this.fd = d;
         this.fallocateWorks = d >= 0 && writable;
-        this.present = writable && lock(NativeFile.F_OFD_SETLKW, NativeFile.F_RDLCK);
-    }
-
-    /**
-     * The byte every writable open of a file holds a shared lock on while it is open (far past
-     * any data: a lock does not touch the file's bytes), so that a closing open can tell whether
-     * it is the last one.
-     */
-    private static final long PRESENCE_BYTE = 1L << 62;
-    /** Whether this open holds its shared lock on {@link #PRESENCE_BYTE}. */
-    private final boolean present;
-
-    /** Takes a lock of {@code type} on {@link #PRESENCE_BYTE} ({@code cmd}: wait or not); whether it holds it. */
-    private boolean lock(final int cmd, final short type)
-    {
-        if (fd < 0)
-        {
-            return false;
-        }
-        final ByteBuffer flock = ByteBuffer.allocateDirect(NativeFile.FLOCK_BYTES).order(java.nio.ByteOrder.nativeOrder());
-        flock.putShort(0, type).putShort(2, (short)0).putLong(8, PRESENCE_BYTE).putLong(16, 1).putInt(24, 0);
-        int r;
-        do
-        {
-            r = NativeFile.fcntl(fd, cmd, BufferUtil.address(flock));
-        }
-        while (r != 0 && NativeFile.errno() == NativeFile.EINTR);
-        return r == 0;
+        this.presence = new PresenceLock(d, writable);
     }
 
     /**
@@ -124,13 +103,13 @@ final class MappedFile implements AutoCloseable
      */
     synchronized boolean lastWriter()
     {
-        return present && lock(NativeFile.F_OFD_SETLK, NativeFile.F_WRLCK);
+        return presence.lastWriter();
     }
 
     /** Whether appends may reserve ahead: only an open whose presence other opens can see. */
     boolean present()
     {
-        return present;
+        return presence.present();
     }
 
     /** The file's current size (asks the file system). */
@@ -161,7 +140,8 @@ final class MappedFile implements AutoCloseable
      * Copies up to {@code length} bytes at {@code position} into {@code base}/{@code offset};
      * returns how many there were before the end of the file.
      */
-    synchronized long read(final long position, final Object base, final long offset, final long length) throws IOException
+    synchronized long read(final long position, final Object base, final long offset, final long length)
+        throws IOException
     {
         long n = length;
         if (position + n > knownSize)
@@ -176,7 +156,7 @@ final class MappedFile implements AutoCloseable
             final long in = at & (chunkBytes - 1);
             final long m = Math.min(n - done, chunkBytes - in);
             final long address = chunk((int)(at >>> chunkShift), in + m);
-            copyOut(address + in, base, offset + done, m);
+            copy.copyOut(address + in, base, offset + done, m);
             done += m;
         }
         return n;
@@ -186,7 +166,8 @@ final class MappedFile implements AutoCloseable
      * Copies {@code length} bytes of {@code base}/{@code offset} to {@code position}, growing the
      * file when they end past it. {@link #reserve} the range first.
      */
-    synchronized void write(final long position, final Object base, final long offset, final long length) throws IOException
+    synchronized void write(final long position, final Object base, final long offset, final long length)
+        throws IOException
     {
         long done = 0;
         while (done < length)
@@ -199,21 +180,22 @@ final class MappedFile implements AutoCloseable
             {
                 populate(address, in, m);
             }
-            copyIn(base, offset + done, address + in, m);
+            copy.copyIn(base, offset + done, address + in, m);
             done += m;
         }
     }
 
     /**
      * A first write of a range: writes {@code length} bytes of a {@code byte[]} ({@code base},
-     * Unsafe offset {@code offset}) at {@code position} with a {@code pwrite} when this process has not reserved or written any of them yet: the page cache allocates
-     * each page as it fills it, where reserving first would zero the pages (or, on a disk file
-     * system, make unwritten extents that each first store converts in a page fault) and the
-     * stores then fill them again. A full file system is {@code ERR_NO_SPACE} from the write,
-     * not a fault. Returns false (nothing written) when the bytes are not a {@code byte[]} or
-     * some of the range was reserved before: then the mapping is the faster way. {@code remember}
-     * false (appends at the shared pointer, which are seldom written again) does not record the
-     * range: interleaved appends of several processes would add one disjoint range per call.
+     * Unsafe offset {@code offset}) at {@code position} with a {@code pwrite} when this process
+     * has not reserved or written any of them yet: the page cache allocates each page as it fills
+     * it, where reserving first would zero the pages (or, on a disk file system, make unwritten
+     * extents that each first store converts in a page fault) and the stores then fill them
+     * again. A full file system is {@code ERR_NO_SPACE} from the write, not a fault. Returns false
+     * (nothing written) when the bytes are not a {@code byte[]} or some of the range was reserved
+     * before: then the mapping is the faster way. {@code remember} false (appends at the shared
+     * pointer, which are seldom written again) does not record the range: interleaved appends of
+     * several processes would add one disjoint range per call.
      */
     synchronized boolean writeFresh(final long position, final Object base, final long offset, final long length,
         final boolean remember) throws IOException
@@ -253,7 +235,7 @@ final class MappedFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw ioError(ex, "write of bytes " + position + " to " + (position + length));
+            throw FileErrors.ioError(ex, "write of bytes " + position + " to " + (position + length));
         }
     }
 
@@ -277,7 +259,7 @@ final class MappedFile implements AutoCloseable
         while (done < length)
         {
             final long piece = Math.min(stage.capacity(), length - done);
-            copyIn(base, offset + done, stageAddress, piece);
+            copy.copyIn(base, offset + done, stageAddress, piece);
             long sent = 0;
             while (sent < piece)
             {
@@ -306,60 +288,7 @@ final class MappedFile implements AutoCloseable
         final int errno = NativeFile.errno();
         if (errno != NativeFile.EINTR)
         {
-            throw writeError(errno, position, position + length);
-        }
-    }
-
-    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
-    /**
-     * From this many bytes a copy between a {@code byte[]} and native memory is the C library's
-     * {@code memmove} (JNA's {@code Pointer.read}/{@code write}, JNI array-region copies), not
-     * {@code Unsafe.copyMemory}: outside C2-compiled code, where a short job makes most of its
-     * calls, {@code copyMemory} copies eight bytes at a time. 64 KiB from a {@code byte[]} to
-     * native memory, interpreted: 2.1 us against 0.9; C1-compiled 1.06 against 0.89; C2 about
-     * the same. 4 MiB reads from an ext4 file at np 2: 61-62 GB/s against 51-58.
-     */
-    private static final long BULK = 64 << 10;
-    /** A JNA pointer moved to each address it copies at (one per file: no allocation per call). */
-    private final Movable bulk = new Movable();
-
-    private static final class Movable extends com.sun.jna.Pointer
-    {
-        Movable()
-        {
-            super(0);
-        }
-
-        Movable at(final long address)
-        {
-            peer = address;
-            return this;
-        }
-    }
-
-    /** Copies {@code length} bytes of native memory at {@code address} into {@code base}/{@code offset}. */
-    private void copyOut(final long address, final Object base, final long offset, final long length)
-    {
-        if (length >= BULK && base instanceof byte[] && NativeFile.AVAILABLE)
-        {
-            bulk.at(address).read(0, (byte[])base, (int)(offset - BYTE_BASE), (int)length);
-        }
-        else
-        {
-            UnsafeApi.copyMemory(null, address, base, offset, length);
-        }
-    }
-
-    /** Copies {@code length} bytes of {@code base}/{@code offset} to native memory at {@code address}. */
-    private void copyIn(final Object base, final long offset, final long address, final long length)
-    {
-        if (length >= BULK && base instanceof byte[] && NativeFile.AVAILABLE)
-        {
-            bulk.at(address).write(0, (byte[])base, (int)(offset - BYTE_BASE), (int)length);
-        }
-        else
-        {
-            UnsafeApi.copyMemory(base, offset, null, address, length);
+            throw FileErrors.writeError(errno, position, position + length);
         }
     }
 
@@ -423,7 +352,7 @@ final class MappedFile implements AutoCloseable
                 }
                 else
                 {
-                    throw spaceError(errno, start, end);
+                    throw FileErrors.spaceError(errno, start, end);
                 }
             }
         }
@@ -475,7 +404,7 @@ final class MappedFile implements AutoCloseable
         }
         // Opens closed before this one left theirs: each reserved at most AHEAD_MAX past an append
         // that ended inside the file.
-        final long end = Math.max(reservedEnd, from + ShmFile.AHEAD_MAX + 8192);
+        final long end = Math.max(reservedEnd, from + SharedFilePointer.AHEAD_MAX + 8192);
         int r;
         do
         {
@@ -520,7 +449,7 @@ final class MappedFile implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                throw ioError(ex, "reserving bytes " + start + " to " + end);
+                throw FileErrors.ioError(ex, "reserving bytes " + start + " to " + end);
             }
         }
     }
@@ -753,44 +682,5 @@ final class MappedFile implements AutoCloseable
             NativeFile.close(fd);
         }
         channel.close();
-    }
-
-    static ShmpiException spaceError(final int errno, final long start, final long end)
-    {
-        return errnoError(errno, "cannot reserve bytes " + start + " to " + end + " of the file");
-    }
-
-    static ShmpiException writeError(final int errno, final long start, final long end)
-    {
-        return errnoError(errno, "write of bytes " + start + " to " + end);
-    }
-
-    /** The MPI error class of a failed call's errno: a full device or quota, else an I/O error. */
-    private static ShmpiException errnoError(final int errno, final String what)
-    {
-        switch (errno)
-        {
-            case NativeFile.ENOSPC:
-            case NativeFile.EFBIG:
-                return new ShmpiException(ErrorClass.ERR_NO_SPACE, what + ": no space left on the device");
-            case NativeFile.EDQUOT:
-                return new ShmpiException(ErrorClass.ERR_QUOTA, what + ": disk quota exceeded");
-            default:
-                return new ShmpiException(ErrorClass.ERR_IO, what + ": errno " + errno);
-        }
-    }
-
-    static ShmpiException ioError(final IOException ex, final String what)
-    {
-        final String m = String.valueOf(ex.getMessage());
-        if (m.contains("No space left"))
-        {
-            return new ShmpiException(ErrorClass.ERR_NO_SPACE, what + ": " + m, ex);
-        }
-        if (m.contains("quota"))
-        {
-            return new ShmpiException(ErrorClass.ERR_QUOTA, what + ": " + m, ex);
-        }
-        return new ShmpiException(ErrorClass.ERR_IO, what + ": " + m, ex);
     }
 }

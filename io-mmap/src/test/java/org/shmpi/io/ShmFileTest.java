@@ -254,10 +254,11 @@ class ShmFileTest
                 final byte[] a = new byte[65536];
                 Arrays.fill(a, (byte)1);
                 first.writeShared(a, BYTES, DataLayout.CONTIGUOUS, a.length, null);
-                assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "reserved ahead: " + allocated(path));
+                assertTrue(allocated(path) >= SharedFilePointer.AHEAD_MIN, "reserved ahead: " + allocated(path));
                 first.close();
                 // The second open is still there: the first left the reservation alone.
-                assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "kept while another open lives: " + allocated(path));
+                assertTrue(allocated(path) >= SharedFilePointer.AHEAD_MIN,
+                    "kept while another open lives: " + allocated(path));
                 final byte[] b = new byte[65536];
                 Arrays.fill(b, (byte)2);
                 second.writeAt(65536, b, BYTES, DataLayout.CONTIGUOUS, b.length, null);
@@ -278,7 +279,10 @@ class ShmFileTest
         }
     }
 
-    /** Pieces of 64 KiB and more copy with memmove, smaller ones with Unsafe: reads and writes land at the right bytes. */
+    /**
+     * Pieces of 64 KiB and more copy with memmove, smaller ones with Unsafe: reads and writes land
+     * at the right bytes.
+     */
     @Test
     void largeCopiesLandAtTheRightBytes() throws IOException
     {
@@ -455,7 +459,7 @@ class ShmFileTest
             // The appends reserved blocks ahead of the shared pointer without growing the file.
             final long end = 131072 + 4 * (total + 15L * n);
             assertEquals(end, f.fileSize());
-            assertTrue(allocated(path) >= ShmFile.AHEAD_MIN, "blocks reserved ahead: " + allocated(path));
+            assertTrue(allocated(path) >= SharedFilePointer.AHEAD_MIN, "blocks reserved ahead: " + allocated(path));
             f.sync();
             final ByteBuffer file = ByteBuffer.wrap(contents(path)).order(ByteOrder.nativeOrder());
             for (int r = 0; r < n; r++)
@@ -533,7 +537,8 @@ class ShmFileTest
         command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
             QuotaChild.class.getName(), path.toString()));
         final Path log = dir.resolve("child.log");
-        final Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+            .start();
         final boolean ended = child.waitFor(120, TimeUnit.SECONDS);
         if (!ended)
         {
