@@ -113,16 +113,8 @@ final class FileOpenProtocol
         }
         else
         {
-            try
-            {
-                settings = IoSettings.fromSystem();
-            }
-            catch (final ShmpiException ex)
-            {
-                // A bad shmpi.io.* setting: ERR_ARG, everywhere alike like a bad argument.
-                error = ex.errorClass();
-                why = ex.getMessage();
-            }
+            // Validated with every other setting when the rank started (ShmpiConfig).
+            settings = IoSettings.of(ctx.settings());
         }
         final long nameHash = name == null ? 0 : name.hashCode();
         final long[] all = members.allgather(new long[] {error, amode, nameHash});

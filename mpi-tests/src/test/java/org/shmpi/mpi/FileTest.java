@@ -480,16 +480,7 @@ class FileTest
         expectError(MPI.ERR_BAD_FILE, () -> new File(world, dir.toString(), MPI.MODE_RDONLY));
         expectError(MPI.ERR_BAD_FILE, () -> new File(world, dir.resolve("no/such/dir/x").toString(),
             MPI.MODE_CREATE | MPI.MODE_WRONLY));
-        // A bad shmpi.io.* setting fails the open like a bad argument.
-        System.setProperty("shmpi.io.chunk", "5000");
-        try
-        {
-            expectError(MPI.ERR_ARG, () -> new File(world, name, MPI.MODE_CREATE | MPI.MODE_WRONLY));
-        }
-        finally
-        {
-            System.clearProperty("shmpi.io.chunk");
-        }
+        // A bad shmpi.io.* setting fails MPI.Init, with every other setting: LifecycleIT.
         final File f = new File(world, name, MPI.MODE_CREATE | MPI.MODE_WRONLY);
         world.barrier();
         expectError(MPI.ERR_FILE_EXISTS, () -> new File(world, name, MPI.MODE_CREATE | MPI.MODE_EXCL | MPI.MODE_RDWR));

@@ -367,6 +367,12 @@ class LifecycleIT
         assertNotEquals(0, r.exit, r.toString());
         assertTrue(r.err.contains("bad shmpi setting: must be a power of two: shmpi.ring.capacity=100000"),
             r.toString());
+        // Every registered setting is checked at Init, those of the engines above shm-core too.
+        final List<String> badIo = new ArrayList<>(SHMPI_FLAGS);
+        badIo.add("-Dshmpi.io.chunk=5000");
+        final Result io = plainJava("singleton-bad-io-setting", List.of(), badIo, "size");
+        assertNotEquals(0, io.exit, io.toString());
+        assertTrue(io.err.contains("bad shmpi setting: must be a power of two: shmpi.io.chunk=5000"), io.toString());
     }
 
     /**
