@@ -727,10 +727,11 @@ class PointToPointRequestsTest
     /** The engine's count of large messages received by one copy out of a sender's heap. */
     private static long sharedCopies() throws Exception
     {
-        final java.lang.reflect.Method m = MPI.class.getDeclaredMethod("engine");
+        final java.lang.reflect.Method m = MPI.class.getDeclaredMethod("context");
         m.setAccessible(true);
-        final Object engine = m.invoke(null);
-        return (Long)engine.getClass().getMethod("sharedCopies").invoke(engine);
+        final Object context = m.invoke(null);
+        final Object transport = context.getClass().getMethod("transport").invoke(context);
+        return (Long)transport.getClass().getMethod("sharedCopies").invoke(transport);
     }
 
     /** Large messages from MPI.newXxxBuffer memory are copied once, straight out of the sender's heap. */
