@@ -1,9 +1,9 @@
 package mpi;
 
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
 
 /**
  * An MPI datatype: a basic type, which maps one Java primitive array type (and the matching

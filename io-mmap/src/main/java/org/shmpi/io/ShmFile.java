@@ -22,13 +22,13 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.PointToPointEngine;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
 import org.shmpi.shm.segment.Segment;
 import org.shmpi.shm.segment.SegmentKind;
 import org.shmpi.shm.segment.SegmentManager;
 import org.shmpi.shm.segment.SegmentNames;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
 
 /**
  * An MPI file open on a group of processes ({@code MPI_File}): every member maps the file itself

@@ -16,8 +16,8 @@ import org.shmpi.shm.JobFile;
 import org.shmpi.shm.ShmpiConfig;
 import org.shmpi.shm.Processes;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.DataLayout;
 import org.shmpi.shm.segment.SegmentManager;
+import org.shmpi.types.DataLayout;
 
 /**
  * One rank's point-to-point engine: the entry points (send, receive, probe, cancel, wait) over

@@ -14,14 +14,14 @@ import org.shmpi.ring.SharedHeap;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
-import org.shmpi.shm.reduce.Reductions;
 import org.shmpi.shm.segment.Segment;
 import org.shmpi.shm.segment.SegmentKind;
 import org.shmpi.shm.segment.SegmentManager;
 import org.shmpi.shm.segment.SegmentNames;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * One member's side of an RMA window whose memory every member maps: a put is a copy into the

@@ -1,4 +1,4 @@
-package org.shmpi.shm.datatype;
+package org.shmpi.types;
 
 /**
  * The basic element kinds a type map is made of (the {@code kind} of {@link TypeMap#basic}), with

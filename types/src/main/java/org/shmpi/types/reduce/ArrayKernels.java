@@ -1,4 +1,4 @@
-package org.shmpi.shm.reduce;
+package org.shmpi.types.reduce;
 
 /**
  * The reductions that vector hardware can run, as plain counted loops over Java arrays of the

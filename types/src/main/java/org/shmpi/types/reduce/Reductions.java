@@ -1,7 +1,7 @@
-package org.shmpi.shm.reduce;
+package org.shmpi.types.reduce;
 
 import org.agrona.UnsafeApi;
-import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.types.BasicKind;
 
 /**
  * The predefined reduction operations as kernels over elements of one {@link BasicKind}, in
