@@ -66,12 +66,6 @@ public final class BasicKind
         }
     }
 
-    /** Whether {@code kind} is a (value, index) pair, for {@code MINLOC}/{@code MAXLOC}. */
-    public static boolean isPair(final int kind)
-    {
-        return kind >= INT2 && kind <= DOUBLE_INT;
-    }
-
     /** Byte offset of the index within a pair kind. */
     public static int indexOffset(final int kind)
     {
