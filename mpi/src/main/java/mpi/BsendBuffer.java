@@ -7,7 +7,7 @@ import java.util.List;
 import org.agrona.UnsafeApi;
 import org.shmpi.ring.SendRequest;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * The buffer attached with {@code MPI.attachBuffer} for buffered-mode sends. A buffered send

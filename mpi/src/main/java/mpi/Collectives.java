@@ -24,8 +24,8 @@ import org.shmpi.coll.ShmLargeCollectives;
 import org.shmpi.coll.Scatterv;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.reduce.Reductions;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * The collective operations of {@link Comm} and {@link Intracomm}, between the public API and

@@ -17,7 +17,7 @@ import org.shmpi.ring.UnexpectedMessage;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * A communicator: a group of ranks and a private message space. Java binding of

@@ -1,9 +1,9 @@
 package mpi;
 
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
 
 /**
  * An MPI datatype: a basic type, which maps one Java primitive array type (and the matching
@@ -45,7 +45,7 @@ public final class Datatype implements Freeable, Cloneable
      * The reducer of each predefined op (by op code) once reduced over this type: immutable, with
      * final fields, so safely shared between threads; a steady loop of reductions allocates none.
      */
-    final Object[] reducers = new Object[org.shmpi.shm.reduce.Reductions.COUNT];
+    final Object[] reducers = new Object[org.shmpi.types.reduce.Reductions.COUNT];
     /** Basic elements per item: 2 for the pair and complex types, else 1. */
     final int elementsPerItem;
     /** Size of the first element of a pair (for counting a partial pair), else the size. */

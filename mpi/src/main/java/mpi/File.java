@@ -6,7 +6,7 @@ import java.util.Map;
 
 import org.shmpi.io.ShmFile;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * {@code MPI_File}: a file opened by the processes of a communicator, each of which maps it

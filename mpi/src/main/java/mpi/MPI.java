@@ -50,10 +50,10 @@ public final class MPI
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
     /** Distributions of {@link Datatype#createDarray}; Open MPI's values. */
-    public static final int DISTRIBUTE_BLOCK = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_BLOCK;
-    public static final int DISTRIBUTE_CYCLIC = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_CYCLIC;
-    public static final int DISTRIBUTE_NONE = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_NONE;
-    public static final int DISTRIBUTE_DFLT_DARG = org.shmpi.shm.datatype.TypeMap.DISTRIBUTE_DFLT_DARG;
+    public static final int DISTRIBUTE_BLOCK = org.shmpi.types.TypeMap.DISTRIBUTE_BLOCK;
+    public static final int DISTRIBUTE_CYCLIC = org.shmpi.types.TypeMap.DISTRIBUTE_CYCLIC;
+    public static final int DISTRIBUTE_NONE = org.shmpi.types.TypeMap.DISTRIBUTE_NONE;
+    public static final int DISTRIBUTE_DFLT_DARG = org.shmpi.types.TypeMap.DISTRIBUTE_DFLT_DARG;
 
     /** How a datatype was made ({@link Datatype#getEnvelope}); Open MPI's values. */
     public static final int COMBINER_NAMED = 0;
@@ -215,20 +215,20 @@ public final class MPI
     public static final int ERR_PROC_ABORTED = ErrorClass.ERR_PROC_ABORTED;
 
     /** The predefined reduction operations ({@link Op}). */
-    public static final Op MAX = new Op(org.shmpi.shm.reduce.Reductions.MAX);
-    public static final Op MIN = new Op(org.shmpi.shm.reduce.Reductions.MIN);
-    public static final Op SUM = new Op(org.shmpi.shm.reduce.Reductions.SUM);
-    public static final Op PROD = new Op(org.shmpi.shm.reduce.Reductions.PROD);
-    public static final Op LAND = new Op(org.shmpi.shm.reduce.Reductions.LAND);
-    public static final Op BAND = new Op(org.shmpi.shm.reduce.Reductions.BAND);
-    public static final Op LOR = new Op(org.shmpi.shm.reduce.Reductions.LOR);
-    public static final Op BOR = new Op(org.shmpi.shm.reduce.Reductions.BOR);
-    public static final Op LXOR = new Op(org.shmpi.shm.reduce.Reductions.LXOR);
-    public static final Op BXOR = new Op(org.shmpi.shm.reduce.Reductions.BXOR);
-    public static final Op MINLOC = new Op(org.shmpi.shm.reduce.Reductions.MINLOC);
-    public static final Op MAXLOC = new Op(org.shmpi.shm.reduce.Reductions.MAXLOC);
-    public static final Op REPLACE = new Op(org.shmpi.shm.reduce.Reductions.REPLACE);
-    public static final Op NO_OP = new Op(org.shmpi.shm.reduce.Reductions.NO_OP);
+    public static final Op MAX = new Op(org.shmpi.types.reduce.Reductions.MAX);
+    public static final Op MIN = new Op(org.shmpi.types.reduce.Reductions.MIN);
+    public static final Op SUM = new Op(org.shmpi.types.reduce.Reductions.SUM);
+    public static final Op PROD = new Op(org.shmpi.types.reduce.Reductions.PROD);
+    public static final Op LAND = new Op(org.shmpi.types.reduce.Reductions.LAND);
+    public static final Op BAND = new Op(org.shmpi.types.reduce.Reductions.BAND);
+    public static final Op LOR = new Op(org.shmpi.types.reduce.Reductions.LOR);
+    public static final Op BOR = new Op(org.shmpi.types.reduce.Reductions.BOR);
+    public static final Op LXOR = new Op(org.shmpi.types.reduce.Reductions.LXOR);
+    public static final Op BXOR = new Op(org.shmpi.types.reduce.Reductions.BXOR);
+    public static final Op MINLOC = new Op(org.shmpi.types.reduce.Reductions.MINLOC);
+    public static final Op MAXLOC = new Op(org.shmpi.types.reduce.Reductions.MAXLOC);
+    public static final Op REPLACE = new Op(org.shmpi.types.reduce.Reductions.REPLACE);
+    public static final Op NO_OP = new Op(org.shmpi.types.reduce.Reductions.NO_OP);
 
     public static final Datatype DATATYPE_NULL = Datatype.basic(Datatype.NULL_ID);
     public static final Datatype BYTE = Datatype.basic(Datatype.BYTE_ID);

@@ -1,7 +1,7 @@
 package mpi;
 
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.reduce.Reductions;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * Java binding of {@code MPI_Op}: a reduction operation. The predefined ones are

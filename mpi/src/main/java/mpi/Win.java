@@ -12,9 +12,9 @@ import java.nio.ShortBuffer;
 import org.shmpi.rma.ShmWindow;
 import org.shmpi.rma.WindowMembers;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.TypeMap;
-import org.shmpi.shm.reduce.Reductions;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.TypeMap;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * Java binding of {@code MPI_Win}: a window of memory that the other members of its
@@ -559,7 +559,7 @@ public final class Win implements Freeable
             {
                 // The kernel reads nothing of the origin; any contiguous bytes of the right length will do.
                 final byte[] ignored = new byte[(int)bytes];
-                w.accumulate(ignored, Buffers.BYTE_ARRAY_BASE, org.shmpi.shm.datatype.DataLayout.CONTIGUOUS, bytes,
+                w.accumulate(ignored, Buffers.BYTE_ARRAY_BASE, org.shmpi.types.DataLayout.CONTIGUOUS, bytes,
                     targetRank, targetDisp, targetMap(targetType), targetCount, op.code, resultType.uniformKind(),
                     Buffers.base(result), Buffers.offset(result),
                     resultType.layout());

@@ -109,11 +109,11 @@ public final class IntCollectives
         final SendRequest s2 =
             ctx.transport().isend(context, peer, tag, all, base, all.length, SendRequest.MODE_STANDARD);
         final byte[] theirLength = new byte[4];
-        ctx.transport().recv(context, peer, tag, theirLength, base, 4, org.shmpi.shm.datatype.DataLayout.CONTIGUOUS,
+        ctx.transport().recv(context, peer, tag, theirLength, base, 4, org.shmpi.types.DataLayout.CONTIGUOUS,
             call);
         final byte[] theirs = new byte[Math.multiplyExact(4, ints(theirLength).get())];
         ctx.transport().recv(context, peer, tag, theirs, base, theirs.length,
-            org.shmpi.shm.datatype.DataLayout.CONTIGUOUS, call);
+            org.shmpi.types.DataLayout.CONTIGUOUS, call);
         ctx.progress().await(s1, call);
         ctx.progress().await(s2, call);
         final int[] out = new int[theirs.length / 4];

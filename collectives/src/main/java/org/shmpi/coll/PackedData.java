@@ -1,6 +1,6 @@
 package org.shmpi.coll;
 
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * A message in the user's memory seen as its packed bytes: a datatype layout over a base

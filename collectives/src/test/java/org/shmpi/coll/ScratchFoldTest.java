@@ -8,8 +8,8 @@ import java.util.Random;
 
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.reduce.Reductions;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * The fold gives the same bits whether it combines in the byte scratch or in typed arrays (the

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.shmpi.ring.RankContext;
 import org.shmpi.ring.ThreadedJob;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * The large-message shared-memory collectives with ranks as threads of this JVM (more threads

@@ -4,7 +4,7 @@ import java.nio.ByteOrder;
 
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.types.BasicKind;
 
 /**
  * The {@code "external32"} file representation of packed data: each basic element big-endian.

@@ -8,9 +8,9 @@ import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
 
 /**
  * One open's data access through its view: reads and writes at explicit offsets and at the

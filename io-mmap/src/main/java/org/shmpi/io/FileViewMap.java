@@ -2,7 +2,7 @@ package org.shmpi.io;
 
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.types.TypeMap;
 
 /**
  * A file view's arithmetic: which file bytes the view's data bytes are. The view starts

@@ -3,7 +3,7 @@ package org.shmpi.io;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * The shared file pointer of an open file ({@link FileStateDescriptor#SHARED_POINTER_OFFSET}, in

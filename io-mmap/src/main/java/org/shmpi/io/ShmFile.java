@@ -10,9 +10,9 @@ import org.agrona.UnsafeApi;
 import org.shmpi.ring.RankContext;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
 import org.shmpi.shm.segment.Segment;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
 
 /**
  * An MPI file open on a group of processes ({@code MPI_File}): every member maps the file itself

@@ -18,7 +18,7 @@ import org.agrona.UnsafeApi;
 import org.shmpi.ring.ThreadedJob;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * A JVM of its own ({@link ShmFileTest#aQuotaExceededIsErrQuota}) whose writes past {@link #LIMIT}

@@ -32,9 +32,9 @@ import org.shmpi.ring.ThreadedJob;
 import org.shmpi.rma.ScheduleMembers;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
 
 /**
  * The file engine with ranks as threads of this JVM: a view's arithmetic against a brute-force

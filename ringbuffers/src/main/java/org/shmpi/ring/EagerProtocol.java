@@ -5,7 +5,7 @@ import static org.shmpi.ring.FrameDescriptor.*;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * The eager protocol, for messages up to the eager limit: the sender copies the message straight

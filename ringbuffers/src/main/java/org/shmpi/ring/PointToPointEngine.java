@@ -9,7 +9,7 @@ import org.agrona.concurrent.ControlledMessageHandler;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * One rank's point-to-point engine: the entry points (send, receive, probe, cancel, wait) over

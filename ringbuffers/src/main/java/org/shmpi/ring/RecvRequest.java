@@ -1,7 +1,7 @@
 package org.shmpi.ring;
 
 import org.shmpi.shm.BlockedCall;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * A posted receive as the matching engine sees it: what it matches (context, source, tag, any

@@ -1,7 +1,7 @@
 package org.shmpi.ring;
 
 import org.shmpi.shm.BlockedCall;
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * A send in progress. Eager sends (up to the eager limit) write DATA frames straight into the

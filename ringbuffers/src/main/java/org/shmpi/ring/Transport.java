@@ -1,6 +1,6 @@
 package org.shmpi.ring;
 
-import org.shmpi.shm.datatype.DataLayout;
+import org.shmpi.types.DataLayout;
 
 /**
  * A rank's point-to-point messaging: what the {@code mpi} layer and the collective, window and

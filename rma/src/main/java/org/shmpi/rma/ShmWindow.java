@@ -6,8 +6,8 @@ import org.agrona.UnsafeApi;
 import org.shmpi.ring.RankContext;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
 
 /**
  * One member's side of an RMA window whose memory every member maps: a put is a copy into the

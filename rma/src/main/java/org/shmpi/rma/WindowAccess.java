@@ -3,10 +3,10 @@ package org.shmpi.rma;
 import org.agrona.UnsafeApi;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
-import org.shmpi.shm.reduce.Reductions;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * The one-sided operations of one member as an origin: a put is a copy into the target's mapped

@@ -12,10 +12,10 @@ import org.shmpi.ring.SendRequest;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.datatype.DataLayout;
-import org.shmpi.shm.datatype.TypeMap;
-import org.shmpi.shm.reduce.Reductions;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
+import org.shmpi.types.TypeMap;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * One-sided operations on window memory the other members cannot map (a Java array, a direct

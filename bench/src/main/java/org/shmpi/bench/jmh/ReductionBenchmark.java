@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.shmpi.shm.datatype.BasicKind;
-import org.shmpi.shm.reduce.Reductions;
+import org.shmpi.types.BasicKind;
+import org.shmpi.types.reduce.Reductions;
 
 /**
  * The predefined reduction kernels ({@link Reductions#kernel}) over two operands of

@@ -1,4 +1,4 @@
-package org.shmpi.shm.datatype;
+package org.shmpi.types;
 
 /**
  * Where a message's bytes lie in user memory, and how to copy them to and from their packed form.

@@ -1,4 +1,4 @@
-package org.shmpi.shm.reduce;
+package org.shmpi.types.reduce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -12,7 +12,7 @@ import java.util.Random;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
-import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.types.BasicKind;
 
 /**
  * The staged kernels (array loops, run directly on arrays of the element type or through the

@@ -1,4 +1,4 @@
-package org.shmpi.shm.datatype;
+package org.shmpi.types;
 
 /**
  * A derived type's copy program: packing and unpacking are the same walk over the user's

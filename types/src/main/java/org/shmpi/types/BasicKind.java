@@ -1,4 +1,4 @@
-package org.shmpi.shm.datatype;
+package org.shmpi.types;
 
 /**
  * The basic element kinds a type map is made of (the {@code kind} of {@link TypeMap#basic}), with
@@ -64,12 +64,6 @@ public final class BasicKind
             case DOUBLE: return double[].class;
             default: return null;
         }
-    }
-
-    /** Whether {@code kind} is a (value, index) pair, for {@code MINLOC}/{@code MAXLOC}. */
-    public static boolean isPair(final int kind)
-    {
-        return kind >= INT2 && kind <= DOUBLE_INT;
     }
 
     /** Byte offset of the index within a pair kind. */

@@ -1,4 +1,4 @@
-package org.shmpi.shm.datatype;
+package org.shmpi.types;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
