@@ -10,7 +10,6 @@ import org.shmpi.coll.Alltoallv;
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
 import org.shmpi.coll.CollectiveOp;
-import org.shmpi.coll.CollectiveSettings;
 import org.shmpi.coll.Gatherv;
 import org.shmpi.coll.Members;
 import org.shmpi.coll.PackedData;
@@ -22,9 +21,11 @@ import org.shmpi.coll.Schedule;
 import org.shmpi.coll.ShmCollectives;
 import org.shmpi.coll.ShmLargeCollectives;
 import org.shmpi.coll.Scatterv;
+import org.shmpi.ring.RankContext;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.datatype.BasicKind;
+import org.shmpi.shm.datatype.DataLayout;
 import org.shmpi.shm.reduce.Reductions;
 
 /**
@@ -362,6 +363,61 @@ final class Collectives
 
     // ------------------------------------------------------------------------------------------
     // The operations. inPlace: the MPI_IN_PLACE forms, whose send data is in the receive buffer.
+
+    /**
+     * The blocking barrier, recorded as MPI call {@code call} in the rank's wait record if it
+     * blocks. The application's barriers take the shared-memory one when the module has it;
+     * otherwise a dissemination barrier (in round k each rank signals rank+2^k and waits for
+     * rank-2^k). On an inter-communicator: a barrier in each group, the two groups' rank 0s swap
+     * an empty message, then a second barrier in each group, so no process leaves before all of
+     * both groups came.
+     */
+    static void barrier(final Comm comm, final int call)
+    {
+        try
+        {
+            comm.check();
+            // Only the application's barriers: MPI.Finalize's must not set up shared state.
+            final ShmCollectives s = call == BlockedCall.BARRIER ? comm.coll().shmFor(CollectiveOp.BARRIER, 0) : null;
+            if (s != null)
+            {
+                s.barrier();
+                return;
+            }
+            disseminate(comm, call);
+            if (comm.isInter())
+            {
+                if (comm.myRank == 0)
+                {
+                    CommConstruction.exchangeInts(comm.collContextId, comm.peers[0], CommConstruction.TAG_BRIDGE,
+                        new int[0], call);
+                }
+                disseminate(comm, call);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw comm.handle(ex);
+        }
+    }
+
+    /** A dissemination barrier among the members (the local group), on the collective context. */
+    private static void disseminate(final Comm comm, final int call)
+    {
+        final int[] members = comm.members;
+        final int n = members.length;
+        final RankContext ctx = MPI.context();
+        final byte[] none = new byte[0];
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        final int collContext = comm.collContextId;
+        for (int k = 0, dist = 1; dist < n; k++, dist <<= 1)
+        {
+            final int to = members[(comm.myRank + dist) % n];
+            final int from = members[(comm.myRank - dist + n) % n];
+            ctx.transport().send(collContext, to, k, none, base, 0, call);
+            ctx.transport().recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
+        }
+    }
 
     static Request iBarrier(final Comm comm, final boolean blocking)
     {

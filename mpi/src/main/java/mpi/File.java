@@ -105,8 +105,8 @@ public final class File
     /** An error of a call on this file (or of {@code MPI.FILE_NULL}), through {@code handler}. */
     private static MPIException raise(final Errhandler handler, final Comm on, final RuntimeException ex)
     {
-        final MPIException error = Comm.asMpiException(ex);
-        Comm.apply(handler, on, error);
+        final MPIException error = CommErrors.asMpiException(ex);
+        CommErrors.apply(handler, on, error);
         return error;
     }
 
@@ -719,7 +719,7 @@ public final class File
     public void callErrhandler(final int errorCode)
     {
         MPI.check();
-        final MPIException error = Comm.applicationError(errorCode);
-        Comm.apply(file == null ? nullHandler() : errhandler, comm == null ? MPI.COMM_WORLD : comm, error);
+        final MPIException error = CommErrors.applicationError(errorCode);
+        CommErrors.apply(file == null ? nullHandler() : errhandler, comm == null ? MPI.COMM_WORLD : comm, error);
     }
 }

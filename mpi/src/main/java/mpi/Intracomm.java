@@ -17,7 +17,7 @@ public class Intracomm extends Comm
     @Override
     public Intracomm dup()
     {
-        return duplicate(new Intracomm(""));
+        return CommConstruction.duplicate(this, new Intracomm(""));
     }
 
     /** {@link #dup()}, as in Open MPI. */
@@ -31,15 +31,15 @@ public class Intracomm extends Comm
     @Override
     public Intracomm iDup()
     {
-        return duplicateNonblocking(new Intracomm(""));
+        return CommConstruction.duplicateNonblocking(this, new Intracomm(""));
     }
 
     /** Java binding of {@code MPI_COMM_DUP_WITH_INFO} (see {@link Comm#dupWithInfo}). */
     @Override
     public Intracomm dupWithInfo(final Info newInfo)
     {
-        final Info hints = hintsOfDup(newInfo);
-        return hinted(dup(), hints);
+        final Info hints = CommConstruction.hintsOfDup(this, newInfo);
+        return CommConstruction.hinted(dup(), hints);
     }
 
     /**
@@ -58,7 +58,7 @@ public class Intracomm extends Comm
                 throw new MPIException(org.shmpi.shm.ErrorClass.ERR_ARG, "split: color must be >= 0 or MPI.UNDEFINED: " +
                     color);
             }
-            final int[] all = allgatherInts(new int[] {color, key}, org.shmpi.shm.BlockedCall.BARRIER);
+            final int[] all = CommConstruction.allgatherInts(this, new int[] {color, key}, org.shmpi.shm.BlockedCall.BARRIER);
             if (color == MPI.UNDEFINED)
             {
                 return new Intracomm("");
@@ -77,7 +77,7 @@ public class Intracomm extends Comm
             {
                 sub[i] = members[mine.get(i)[1]];
             }
-            return createOn(sub, new Intracomm(""), "split of " + getName() + ", color " + color);
+            return CommConstruction.createOn(this, sub, new Intracomm(""), "split of " + getName() + ", color " + color);
         }
         catch (final RuntimeException ex)
         {
@@ -140,7 +140,7 @@ public class Intracomm extends Comm
             check();
             final int[] sub = subgroup(group, "create");
             // Every member learns that all called with the same group size (a cheap sanity check).
-            final int[] sizes = allgatherInts(new int[] {sub.length}, org.shmpi.shm.BlockedCall.BARRIER);
+            final int[] sizes = CommConstruction.allgatherInts(this, new int[] {sub.length}, org.shmpi.shm.BlockedCall.BARRIER);
             for (final int n : sizes)
             {
                 if (n != sub.length)
@@ -152,7 +152,7 @@ public class Intracomm extends Comm
             {
                 return new Intracomm("");
             }
-            return createOn(sub, new Intracomm(""), "create of " + getName());
+            return CommConstruction.createOn(this, sub, new Intracomm(""), "create of " + getName());
         }
         catch (final RuntimeException ex)
         {
@@ -177,7 +177,7 @@ public class Intracomm extends Comm
             {
                 throw new MPIException(org.shmpi.shm.ErrorClass.ERR_GROUP, "createGroup: the caller is not in the group");
             }
-            return createOn(sub, new Intracomm(""), "createGroup of " + getName() + ", tag " + tag);
+            return CommConstruction.createOn(this, sub, new Intracomm(""), "createGroup of " + getName() + ", tag " + tag);
         }
         catch (final RuntimeException ex)
         {
@@ -331,7 +331,7 @@ public class Intracomm extends Comm
         final int[] sub = group.members();
         for (final int w : sub)
         {
-            if (commRankOf(w) == MPI.UNDEFINED)
+            if (PointToPoint.commRankOf(this, w) == MPI.UNDEFINED)
             {
                 throw new MPIException(org.shmpi.shm.ErrorClass.ERR_GROUP, call + ": world rank " + w +
                     " is not in " + getName());

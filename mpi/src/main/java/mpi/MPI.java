@@ -579,7 +579,7 @@ public final class MPI
             // (a library's clean-up hook), the last set first.
             COMM_SELF.deleteAllAttributes();
             awaitUnbufferedSends();
-            COMM_WORLD.barrier(BlockedCall.FINALIZE);
+            Collectives.barrier(COMM_WORLD, BlockedCall.FINALIZE);
             finalized = true;
             process.finalized();
             rankContext.close();

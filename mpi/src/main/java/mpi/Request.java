@@ -101,7 +101,7 @@ public class Request implements Freeable, AutoCloseable
                 s.cancelled = true;
                 return s;
             }
-            return new Status(comm.commRankOf(r.source()), r.tag(), r.errorClass(), r.storedLength());
+            return new Status(PointToPoint.commRankOf(comm, r.source()), r.tag(), r.errorClass(), r.storedLength());
         }
         final Status s = Status.empty();
         if (operation != null)

@@ -1040,7 +1040,7 @@ public final class Win implements Freeable
         live();
         if (errhandler.winFunction != null)
         {
-            errhandler.winFunction.call(this, Comm.applicationError(errorCode));
+            errhandler.winFunction.call(this, CommErrors.applicationError(errorCode));
             return;
         }
         comm.errhandler = errhandler;
