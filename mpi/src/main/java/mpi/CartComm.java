@@ -160,7 +160,9 @@ public final class CartComm extends Intracomm
         }
     }
 
-    /** Java binding of {@code MPI_CART_COORDS}: the coordinates of {@code rank} ({@code MPI.ERR_RANK} outside the grid). */
+    /**
+     * Java binding of {@code MPI_CART_COORDS}: the coordinates of {@code rank} ({@code MPI.ERR_RANK} outside the grid).
+     */
     public int[] getCoords(final int rank)
     {
         try
@@ -310,8 +312,8 @@ public final class CartComm extends Intracomm
                 p[i] = keptPeriods.get(i);
             }
             // No dimension kept: a 0-dimensional grid of one process, as MPI says.
-            return CommConstruction.createOn(this, same.stream().mapToInt(Integer::intValue).toArray(), new CartComm(d, p),
-                "sub-grid of " + getName() + ", " + color);
+            return CommConstruction.createOn(this, same.stream().mapToInt(Integer::intValue).toArray(),
+                new CartComm(d, p), "sub-grid of " + getName() + ", " + color);
         }
         catch (final RuntimeException ex)
         {
@@ -364,7 +366,8 @@ public final class CartComm extends Intracomm
         MPI.check();
         if (nnodes <= 0 || dims == null)
         {
-            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "createDims: nnodes must be > 0 and dims given"));
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG,
+                "createDims: nnodes must be > 0 and dims given"));
         }
         long fixed = 1;
         int free = 0;

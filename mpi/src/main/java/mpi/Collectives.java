@@ -105,7 +105,8 @@ final class Collectives
     {
         if (bytes > Integer.MAX_VALUE - 16)
         {
-            throw new MPIException(ErrorClass.ERR_COUNT, "a collective moves at most 2 GiB per process: bytes=" + bytes);
+            throw new MPIException(ErrorClass.ERR_COUNT, "a collective moves at most 2 GiB per process: bytes=" +
+                bytes);
         }
         return (int)bytes;
     }
@@ -264,7 +265,8 @@ final class Collectives
         }
 
         @Override
-        public void apply(final byte[] in, final int inOffset, final byte[] inout, final int inoutOffset, final int items)
+        public void apply(final byte[] in, final int inOffset, final byte[] inout, final int inoutOffset,
+            final int items)
         {
             kernel.apply(in, BYTES + inOffset, inout, BYTES + inoutOffset, items * perItem);
         }
@@ -342,7 +344,8 @@ final class Collectives
     }
 
     /** Java binding of {@code MPI_REDUCE_LOCAL}: {@code inoutbuf = inbuf op inoutbuf}, element-wise, locally. */
-    static void reduceLocal(final Object inbuf, final Object inoutbuf, final int count, final Datatype type, final Op op)
+    static void reduceLocal(final Object inbuf, final Object inoutbuf, final int count, final Datatype type,
+        final Op op)
     {
         final Reducer r = reducer(op, type, isArray(inoutbuf));
         if (r instanceof KernelReducer && type.layout().isContiguous())
@@ -429,9 +432,9 @@ final class Collectives
             final Members remote = new Members(m.rankContext(), comm.peers, -1, comm.collContextId, m.tag());
             final int[] peer = comm.getRank() == 0 ? new int[] {0} : new int[0];
             final byte[] none = new byte[0];
-            final Collective c = new org.shmpi.coll.Barrier(m).then(new NeighborExchange(remote, peer, new int[peer.length],
-                none, new int[peer.length], new int[peer.length], peer, new int[peer.length], none, new int[peer.length],
-                new int[peer.length]).then(new org.shmpi.coll.Barrier(m)));
+            final Collective c = new org.shmpi.coll.Barrier(m).then(new NeighborExchange(remote, peer,
+                new int[peer.length], none, new int[peer.length], new int[peer.length], peer, new int[peer.length],
+                none, new int[peer.length], new int[peer.length]).then(new org.shmpi.coll.Barrier(m)));
             return run(comm, m, c, "barrier", blocking);
         }
         final ShmCollectives shm = blocking ? null : comm.coll().shmIfSetUp(CollectiveOp.BARRIER, 0);
@@ -459,7 +462,8 @@ final class Collectives
             large.bcast(root, data(buf, 0, type), bytes);
             return null;
         }
-        final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.BCAST, bytes) : comm.coll().shmIfSetUp(CollectiveOp.BCAST, bytes);
+        final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.BCAST, bytes) :
+            comm.coll().shmIfSetUp(CollectiveOp.BCAST, bytes);
         if (shm != null)
         {
             final byte[] data = blocking ? comm.coll().blockingIn(bytes) : new byte[bytes];
@@ -565,8 +569,8 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.gatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root, inPlace,
-                blocking);
+            return InterCollectives.gatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root,
+                inPlace, blocking);
         }
         checkIntra(comm, "gatherv");
         checkRoot(comm, root);
@@ -605,7 +609,8 @@ final class Collectives
             final boolean isRoot = me == root;
             final int block = isRoot ? check(sendbuf, 0, n * scount, stype) / Math.max(1, n) :
                 check(recvbuf, 0, rcount, rtype);
-            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.SCATTER, (long)n * block) : null;
+            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.SCATTER,
+                (long)n * block) : null;
             if (large != null)
             {
                 if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
@@ -659,8 +664,8 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.scatterv(comm, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, inPlace,
-                blocking);
+            return InterCollectives.scatterv(comm, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root,
+                inPlace, blocking);
         }
         checkIntra(comm, "scatterv");
         checkRoot(comm, root);
@@ -754,8 +759,8 @@ final class Collectives
         final byte[] mine = inPlace ? blocks.pack(me) : packed(sendbuf, 0, scount, stype);
         if (mine.length != blocks.lengths[me])
         {
-            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: " + mine.length + " bytes sent for a block of " +
-                blocks.lengths[me]);
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: " + mine.length +
+                " bytes sent for a block of " + blocks.lengths[me]);
         }
         final byte[] all = new byte[blocks.total];
         System.arraycopy(mine, 0, all, blocks.offsets[me], mine.length);
@@ -786,7 +791,8 @@ final class Collectives
                 large.alltoall(data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent / n);
                 return null;
             }
-            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLTOALL, sent) : comm.coll().shmIfSetUp(CollectiveOp.ALLTOALL, sent);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLTOALL, sent) :
+                comm.coll().shmIfSetUp(CollectiveOp.ALLTOALL, sent);
             if (shm != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != sent)
@@ -847,8 +853,8 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.allToAllw(comm, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes,
-                blocking);
+            return InterCollectives.allToAllw(comm, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls,
+                rtypes, blocking);
         }
         checkIntra(comm, "allToAll");
         final int n = comm.getSize();
@@ -891,8 +897,8 @@ final class Collectives
             comm.coll().shmLargeFor(CollectiveOp.REDUCE, sent) : null;
         if (large != null)
         {
-            large.reduce(root, data(isRoot && inPlace ? recvbuf : sendbuf, 0, type), isRoot ? data(recvbuf, 0, type) : null,
-                sent, type.size, r);
+            large.reduce(root, data(isRoot && inPlace ? recvbuf : sendbuf, 0, type), isRoot ? data(recvbuf, 0, type) :
+                null, sent, type.size, r);
             return null;
         }
         final int bytes = sent;
@@ -981,7 +987,8 @@ final class Collectives
             }), "allReduce", false, sendbuf, recvbuf);
         }
         final Members m = comm.coll().nextMembers();
-        final Collective c = new Reduce(m, 0, data, bytes, count, r, out, 0).then(new Bcast(m, 0, out, 0, bytes).then(s ->
+        final Collective c = new Reduce(m, 0, data, bytes, count, r, out, 0)
+            .then(new Bcast(m, 0, out, 0, bytes).then(s ->
         {
             unpack(out, 0, bytes, recvbuf, 0, type);
             return null;

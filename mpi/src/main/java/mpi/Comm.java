@@ -71,7 +71,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /** Binds an inter-communicator: this process is {@code local[myRank]}; point-to-point addresses {@code remote}. */
-    void bindInter(final int[] local, final int myRank, final int[] remote, final int contextId, final int collContextId)
+    void bindInter(final int[] local, final int myRank, final int[] remote, final int contextId,
+        final int collContextId)
     {
         bind(local, myRank, contextId, collContextId);
         this.peers = remote;
@@ -242,7 +243,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return Packing.unpack(this, inbuf, position, outbuf, outcount, type);
     }
 
-    /** Java binding of {@code MPI_PACK_SIZE}: bytes that {@link #pack} needs for {@code incount} items of {@code type}. */
+    /**
+     * Java binding of {@code MPI_PACK_SIZE}: bytes that {@link #pack} needs for {@code incount} items of {@code type}.
+     */
     public final int packSize(final int incount, final Datatype type)
     {
         return Packing.packSize(this, incount, type);
@@ -360,61 +363,71 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     // Persistent
 
     /** Java binding of {@code MPI_SEND_INIT}: a persistent standard-mode send. */
-    public final Prequest sendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest sendInit(final Buffer buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
     }
 
     /** + {@code MPI_SEND_INIT} on an array. */
-    public final Prequest sendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest sendInit(final Object buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
     }
 
     /** Java binding of {@code MPI_BSEND_INIT}. */
-    public final Prequest bSendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest bSendInit(final Buffer buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
     }
 
     /** + {@code MPI_BSEND_INIT} on an array. */
-    public final Prequest bSendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest bSendInit(final Object buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
     }
 
     /** Java binding of {@code MPI_SSEND_INIT}. */
-    public final Prequest sSendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest sSendInit(final Buffer buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
     }
 
     /** + {@code MPI_SSEND_INIT} on an array. */
-    public final Prequest sSendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest sSendInit(final Object buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
     }
 
     /** Java binding of {@code MPI_RSEND_INIT}. */
-    public final Prequest rSendInit(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest rSendInit(final Buffer buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
     }
 
     /** + {@code MPI_RSEND_INIT} on an array. */
-    public final Prequest rSendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+    public final Prequest rSendInit(final Object buf, final int count, final Datatype type, final int dest,
+        final int tag)
     {
         return PointToPoint.persistentSend(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
     }
 
     /** Java binding of {@code MPI_RECV_INIT}: a persistent receive. */
-    public final Prequest recvInit(final Buffer buf, final int count, final Datatype type, final int source, final int tag)
+    public final Prequest recvInit(final Buffer buf, final int count, final Datatype type, final int source,
+        final int tag)
     {
         return PointToPoint.persistentRecv(this, buf, count, type, source, tag);
     }
 
     /** + {@code MPI_RECV_INIT} into an array. */
-    public final Prequest recvInit(final Object buf, final int count, final Datatype type, final int source, final int tag)
+    public final Prequest recvInit(final Object buf, final int count, final Datatype type, final int source,
+        final int tag)
     {
         return PointToPoint.persistentRecv(this, buf, count, type, source, tag);
     }
@@ -483,7 +496,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_BCAST}: broadcasts {@code count} items of {@code buf} from {@code root} to every member's {@code buf}. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_BCAST}: broadcasts {@code count} items of {@code buf} from {@code root} to every
+     * member's {@code buf}. Blocks until this member's part is done. Collective.
      */
     public final void bcast(final Object buf, final int count, final Datatype type, final int root)
     {
@@ -522,9 +536,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_GATHER}: the root receives each member's {@code sendcount} items, in rank order, in {@code recvbuf} ({@code recvcount} items per rank). Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_GATHER}: the root receives each member's {@code sendcount} items, in rank order, in
+     * {@code recvbuf} ({@code recvcount} items per rank). Blocks until this member's part is done. Collective.
      */
-    public final void gather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final void gather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int recvcount, final Datatype recvtype, final int root)
     {
         try
         {
@@ -540,28 +556,36 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_GATHER}, nonblocking ({@code MPI_IGATHER}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Request iGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            root, false, false));
     }
 
     /** + {@link #iGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Request iGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            root, false, false));
     }
 
     /**
      * + Java binding of {@code MPI_GATHER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest gatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Prequest gatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            root, false, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_GATHER with MPI_IN_PLACE}: on the root, {@code buf} is the receive buffer and the root's own block is already in place; elsewhere {@code buf} holds the {@code count} items sent. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_GATHER with MPI_IN_PLACE}: on the root, {@code buf} is the receive buffer and the
+     * root's own block is already in place; elsewhere {@code buf} holds the {@code count} items sent. Blocks until this
+     * member's part is done. Collective.
      */
     public final void gather(final Object buf, final int count, final Datatype type, final int root)
     {
@@ -591,13 +615,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_GATHERV}: the root receives rank r's items at item {@code displs[r]} of {@code recvbuf} ({@code recvcount[r]} items). Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_GATHERV}: the root receives rank r's items at item {@code displs[r]} of {@code
+     * recvbuf} ({@code recvcount[r]} items). Blocks until this member's part is done. Collective.
      */
-    public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
         try
         {
-            Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, true);
+            Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false,
+                true);
         }
         catch (final RuntimeException ex)
         {
@@ -609,30 +636,39 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_GATHERV}, nonblocking ({@code MPI_IGATHERV}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            recvtype, root, false, false));
     }
 
     /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            recvtype, root, false, false));
     }
 
     /**
      * + Java binding of {@code MPI_GATHERV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest gathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    public final Prequest gathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            recvtype, root, false, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_GATHERV with MPI_IN_PLACE, on the root}: the root's own block is already in place in {@code recvbuf}; the other members call the form with a send buffer. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_GATHERV with MPI_IN_PLACE, on the root}: the root's own block is already in place in
+     * {@code recvbuf}; the other members call the form with a send buffer. Blocks until this member's part is done.
+     * Collective.
      */
-    public final void gatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    public final void gatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
+        final int root)
     {
         try
         {
@@ -648,19 +684,24 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_GATHERV}, nonblocking ({@code MPI_IGATHERV}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    public final Request iGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, false));
+        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+            root, true, false));
     }
 
     /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iGatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+    public final Request iGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, false));
+        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+            root, true, false));
     }
 
     /**
-     * Java binding of {@code MPI_GATHERV, on the members other than the root}: sends {@code sendcount} items to the root, which calls a form with receive counts. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_GATHERV, on the members other than the root}: sends {@code sendcount} items to the
+     * root, which calls a form with receive counts. Blocks until this member's part is done. Collective.
      */
     public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
@@ -680,19 +721,23 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, false));
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
+            root, false, false));
     }
 
     /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, false));
+        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
+            root, false, false));
     }
 
     /**
-     * Java binding of {@code MPI_SCATTER}: rank r receives the r-th block of {@code sendcount} items of the root's {@code sendbuf}. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_SCATTER}: rank r receives the r-th block of {@code sendcount} items of the root's
+     * {@code sendbuf}. Blocks until this member's part is done. Collective.
      */
-    public final void scatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final void scatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int recvcount, final Datatype recvtype, final int root)
     {
         try
         {
@@ -708,28 +753,36 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_SCATTER}, nonblocking ({@code MPI_ISCATTER}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iScatter(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Request iScatter(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            root, false, false));
     }
 
     /** + {@link #iScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iScatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Request iScatter(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            root, false, false));
     }
 
     /**
      * + Java binding of {@code MPI_SCATTER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest scatterInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Prequest scatterInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            root, false, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_SCATTER with MPI_IN_PLACE}: on the root, {@code buf} is the send buffer and its own block stays where it is; elsewhere {@code buf} receives {@code count} items. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_SCATTER with MPI_IN_PLACE}: on the root, {@code buf} is the send buffer and its own
+     * block stays where it is; elsewhere {@code buf} receives {@code count} items. Blocks until this member's part is
+     * done. Collective.
      */
     public final void scatter(final Object buf, final int count, final Datatype type, final int root)
     {
@@ -759,13 +812,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_SCATTERV}: rank r receives {@code sendcount[r]} items from item {@code displs[r]} of the root's {@code sendbuf}. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_SCATTERV}: rank r receives {@code sendcount[r]} items from item {@code displs[r]} of
+     * the root's {@code sendbuf}. Blocks until this member's part is done. Collective.
      */
-    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
         try
         {
-            Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+            Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false,
+                true);
         }
         catch (final RuntimeException ex)
         {
@@ -777,30 +833,39 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_SCATTERV}, nonblocking ({@code MPI_ISCATTERV}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+            recvtype, root, false, false));
     }
 
     /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+            recvtype, root, false, false));
     }
 
     /**
      * + Java binding of {@code MPI_SCATTERV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest scattervInit(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+    public final Prequest scattervInit(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+            recvtype, root, false, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_SCATTERV with MPI_IN_PLACE, on the root}: the root's own block stays in {@code sendbuf}; the other members call the form with a receive buffer. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_SCATTERV with MPI_IN_PLACE, on the root}: the root's own block stays in {@code
+     * sendbuf}; the other members call the form with a receive buffer. Blocks until this member's part is done.
+     * Collective.
      */
-    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final int root)
+    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
+        final int root)
     {
         try
         {
@@ -816,19 +881,24 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_SCATTERV}, nonblocking ({@code MPI_ISCATTERV}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final int root)
+    public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, false));
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+            root, true, false));
     }
 
     /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final int root)
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, false));
+        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+            root, true, false));
     }
 
     /**
-     * Java binding of {@code MPI_SCATTERV, on the members other than the root}: receives {@code recvcount} items from the root, which calls a form with send counts. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_SCATTERV, on the members other than the root}: receives {@code recvcount} items from
+     * the root, which calls a form with send counts. Blocks until this member's part is done. Collective.
      */
     public final void scatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
@@ -848,19 +918,23 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iScatterv(final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
+            root, false, false));
     }
 
     /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, false));
+        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
+            root, false, false));
     }
 
     /**
-     * Java binding of {@code MPI_ALLGATHER}: every member receives every member's {@code sendcount} items, in rank order. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLGATHER}: every member receives every member's {@code sendcount} items, in rank
+     * order. Blocks until this member's part is done. Collective.
      */
-    public final void allGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final void allGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
         try
         {
@@ -876,28 +950,35 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_ALLGATHER}, nonblocking ({@code MPI_IALLGATHER}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, false));
+        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            false, false));
     }
 
     /** + {@link #iAllGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, false));
+        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            false, false));
     }
 
     /**
      * + Java binding of {@code MPI_ALLGATHER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest allGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Prequest allGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            false, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_ALLGATHER with MPI_IN_PLACE}: each member's own block of {@code count} items is already in place in {@code buf}. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLGATHER with MPI_IN_PLACE}: each member's own block of {@code count} items is
+     * already in place in {@code buf}. Blocks until this member's part is done. Collective.
      */
     public final void allGather(final Object buf, final int count, final Datatype type)
     {
@@ -927,13 +1008,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_ALLGATHERV}: every member receives rank r's items at item {@code displs[r]} of {@code recvbuf}. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLGATHERV}: every member receives rank r's items at item {@code displs[r]} of {@code
+     * recvbuf}. Blocks until this member's part is done. Collective.
      */
-    public final void allGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final void allGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
         try
         {
-            Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, true);
+            Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false,
+                true);
         }
         catch (final RuntimeException ex)
         {
@@ -945,30 +1029,38 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_ALLGATHERV}, nonblocking ({@code MPI_IALLGATHERV}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Request iAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, false));
+        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            recvtype, false, false));
     }
 
     /** + {@link #iAllGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, false));
+        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            recvtype, false, false));
     }
 
     /**
      * + Java binding of {@code MPI_ALLGATHERV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest allGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Prequest allGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            recvtype, false, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_ALLGATHERV with MPI_IN_PLACE}: each member's own block is already in place in {@code recvbuf}. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLGATHERV with MPI_IN_PLACE}: each member's own block is already in place in {@code
+     * recvbuf}. Blocks until this member's part is done. Collective.
      */
-    public final void allGatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final void allGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype)
     {
         try
         {
@@ -984,21 +1076,27 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_ALLGATHERV}, nonblocking ({@code MPI_IALLGATHERV}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iAllGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Request iAllGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, false));
+        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
+            recvtype, true, false));
     }
 
     /** + {@link #iAllGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iAllGatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Request iAllGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, false));
+        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
+            recvtype, true, false));
     }
 
     /**
-     * Java binding of {@code MPI_ALLTOALL}: block r of {@code sendbuf} goes to rank r; block r of {@code recvbuf} comes from rank r. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLTOALL}: block r of {@code sendbuf} goes to rank r; block r of {@code recvbuf} comes
+     * from rank r. Blocks until this member's part is done. Collective.
      */
-    public final void allToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final void allToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int recvcount, final Datatype recvtype)
     {
         try
         {
@@ -1014,34 +1112,44 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_ALLTOALL}, nonblocking ({@code MPI_IALLTOALL}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            false));
     }
 
     /** + {@link #iAllToAll} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            false));
     }
 
     /**
      * + Java binding of {@code MPI_ALLTOALL_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest allToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Prequest allToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+            false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_ALLTOALLV}: as allToAll with a count and a displacement (in items) per rank on both sides. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLTOALLV}: as allToAll with a count and a displacement (in items) per rank on both
+     * sides. Blocks until this member's part is done. Collective.
      */
-    public final void allToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final void allToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
         try
         {
-            Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true);
+            Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype,
+                true);
         }
         catch (final RuntimeException ex)
         {
@@ -1053,34 +1161,47 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_ALLTOALLV}, nonblocking ({@code MPI_IALLTOALLV}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iAllToAllv(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final Request iAllToAllv(final Buffer sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+            rdispls, recvtype, false));
     }
 
     /** + {@link #iAllToAllv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final Request iAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+            rdispls, recvtype, false));
     }
 
     /**
      * + Java binding of {@code MPI_ALLTOALLV_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest allToAllvInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final Prequest allToAllvInit(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+            rdispls, recvtype, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_ALLTOALLW}: as allToAllv with a datatype per rank and displacements in bytes. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLTOALLW}: as allToAllv with a datatype per rank and displacements in bytes. Blocks
+     * until this member's part is done. Collective.
      */
-    public final void allToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final void allToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
         try
         {
-            Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true);
+            Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes,
+                true);
         }
         catch (final RuntimeException ex)
         {
@@ -1092,30 +1213,41 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_ALLTOALLW}, nonblocking ({@code MPI_IALLTOALLW}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iAllToAllw(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final Request iAllToAllw(final Buffer sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+            rdispls, recvtypes, false));
     }
 
     /** + {@link #iAllToAllw} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final Request iAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+            rdispls, recvtypes, false));
     }
 
     /**
      * + Java binding of {@code MPI_ALLTOALLW_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest allToAllwInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final Prequest allToAllwInit(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
-        return persistent(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+            rdispls, recvtypes, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE}: the root receives in {@code recvbuf} the reduction by {@code op} of every member's {@code sendbuf}, applied in rank order. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_REDUCE}: the root receives in {@code recvbuf} the reduction by {@code op} of every
+     * member's {@code sendbuf}, applied in rank order. Blocks until this member's part is done. Collective.
      */
-    public final void reduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root)
+    public final void reduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final int root)
     {
         try
         {
@@ -1131,13 +1263,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_REDUCE}, nonblocking ({@code MPI_IREDUCE}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op, final int root)
+    public final Request iReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
+        final Op op, final int root)
     {
         return nonblocking(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
     }
 
     /** + {@link #iReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root)
+    public final Request iReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final int root)
     {
         return nonblocking(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
     }
@@ -1146,13 +1280,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * + Java binding of {@code MPI_REDUCE_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest reduceInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root)
+    public final Prequest reduceInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final int root)
     {
-        return persistent(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false),
+            sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE with MPI_IN_PLACE}: on the root, {@code buf} holds its contribution and receives the result; elsewhere it holds the contribution. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_REDUCE with MPI_IN_PLACE}: on the root, {@code buf} holds its contribution and
+     * receives the result; elsewhere it holds the contribution. Blocks until this member's part is done. Collective.
      */
     public final void reduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
     {
@@ -1182,9 +1319,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_ALLREDUCE}: every member receives the reduction by {@code op} of every member's {@code sendbuf}, the same bits on every member. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLREDUCE}: every member receives the reduction by {@code op} of every member's {@code
+     * sendbuf}, the same bits on every member. Blocks until this member's part is done. Collective.
      */
-    public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         try
         {
@@ -1200,13 +1339,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * Java binding of {@code MPI_ALLREDUCE}, nonblocking ({@code MPI_IALLREDUCE}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iAllReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op)
+    public final Request iAllReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         return nonblocking(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
     }
 
     /** + {@link #iAllReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iAllReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final Request iAllReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         return nonblocking(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
     }
@@ -1215,13 +1356,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * + Java binding of {@code MPI_ALLREDUCE_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest allReduceInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final Prequest allReduceInit(final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false), sendbuf,
+            recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_ALLREDUCE with MPI_IN_PLACE}: {@code buf} holds each member's contribution and receives the result. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_ALLREDUCE with MPI_IN_PLACE}: {@code buf} holds each member's contribution and
+     * receives the result. Blocks until this member's part is done. Collective.
      */
     public final void allReduce(final Object buf, final int count, final Datatype type, final Op op)
     {
@@ -1251,9 +1395,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER}: the reduction of every member's {@code sendbuf} is split into blocks of {@code recvcounts[r]} items, block r to rank r. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_REDUCE_SCATTER}: the reduction of every member's {@code sendbuf} is split into blocks
+     * of {@code recvcounts[r]} items, block r to rank r. Blocks until this member's part is done. Collective.
      */
-    public final void reduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    public final void reduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op)
     {
         try
         {
@@ -1266,16 +1412,21 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER}, nonblocking ({@code MPI_IREDUCE_SCATTER}): returns at once; the buffers
+     * Java binding of {@code MPI_REDUCE_SCATTER}, nonblocking ({@code MPI_IREDUCE_SCATTER}): returns at once; the
+     * buffers
      * must not be touched until the request completes.
      */
-    public final Request iReduceScatter(final Buffer sendbuf, final Buffer recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    public final Request iReduceScatter(final Buffer sendbuf, final Buffer recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op)
     {
         return nonblocking(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
     }
 
-    /** + {@link #iReduceScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    /**
+     * + {@link #iReduceScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable.
+     */
+    public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op)
     {
         return nonblocking(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
     }
@@ -1284,13 +1435,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * + Java binding of {@code MPI_REDUCE_SCATTER_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest reduceScatterInit(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op)
+    public final Prequest reduceScatterInit(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false),
+            sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER with MPI_IN_PLACE}: {@code buf} holds the contribution, and this member's block of the result is written at its start. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_REDUCE_SCATTER with MPI_IN_PLACE}: {@code buf} holds the contribution, and this
+     * member's block of the result is written at its start. Blocks until this member's part is done. Collective.
      */
     public final void reduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
     {
@@ -1305,7 +1459,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER}, nonblocking ({@code MPI_IREDUCE_SCATTER}): returns at once; the buffers
+     * Java binding of {@code MPI_REDUCE_SCATTER}, nonblocking ({@code MPI_IREDUCE_SCATTER}): returns at once; the
+     * buffers
      * must not be touched until the request completes.
      */
     public final Request iReduceScatter(final Buffer buf, final int[] counts, final Datatype type, final Op op)
@@ -1313,16 +1468,20 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return nonblocking(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, false));
     }
 
-    /** + {@link #iReduceScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    /**
+     * + {@link #iReduceScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable.
+     */
     public final Request iReduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
     {
         return nonblocking(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, false));
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}: as reduceScatter with {@code recvcount} items for every rank. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}: as reduceScatter with {@code recvcount} items for every rank.
+     * Blocks until this member's part is done. Collective.
      */
-    public final void reduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op)
+    public final void reduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
+        final Datatype type, final Op op)
     {
         try
         {
@@ -1335,31 +1494,43 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}, nonblocking ({@code MPI_IREDUCE_SCATTER_BLOCK}): returns at once; the buffers
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}, nonblocking ({@code MPI_IREDUCE_SCATTER_BLOCK}): returns at
+     * once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iReduceScatterBlock(final Buffer sendbuf, final Buffer recvbuf, final int recvcount, final Datatype type, final Op op)
+    public final Request iReduceScatterBlock(final Buffer sendbuf, final Buffer recvbuf, final int recvcount,
+        final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, false));
-    }
-
-    /** + {@link #iReduceScatterBlock} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op)
-    {
-        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, false));
+        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+            false));
     }
 
     /**
-     * + Java binding of {@code MPI_REDUCE_SCATTER_BLOCK_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
+     * + {@link #iReduceScatterBlock} on arrays too (Open MPI takes direct buffers only); the request keeps them
+     * reachable.
+     */
+    public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
+        final Datatype type, final Op op)
+    {
+        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+            false));
+    }
+
+    /**
+     * + Java binding of {@code MPI_REDUCE_SCATTER_BLOCK_INIT} (MPI-4 persistent collective): each {@link
+     * Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest reduceScatterBlockInit(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op)
+    public final Prequest reduceScatterBlockInit(final Object sendbuf, final Object recvbuf, final int recvcount,
+        final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+            false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK with MPI_IN_PLACE}: {@code buf} holds the contribution, and this member's block of the result is written at its start. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK with MPI_IN_PLACE}: {@code buf} holds the contribution, and this
+     * member's block of the result is written at its start. Blocks until this member's part is done. Collective.
      */
     public final void reduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
     {
@@ -1374,7 +1545,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /**
-     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}, nonblocking ({@code MPI_IREDUCE_SCATTER_BLOCK}): returns at once; the buffers
+     * Java binding of {@code MPI_REDUCE_SCATTER_BLOCK}, nonblocking ({@code MPI_IREDUCE_SCATTER_BLOCK}): returns at
+     * once; the buffers
      * must not be touched until the request completes.
      */
     public final Request iReduceScatterBlock(final Buffer buf, final int count, final Datatype type, final Op op)
@@ -1382,17 +1554,24 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         return nonblocking(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
     }
 
-    /** + {@link #iReduceScatterBlock} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
+    /**
+     * + {@link #iReduceScatterBlock} on arrays too (Open MPI takes direct buffers only); the request keeps them
+     * reachable.
+     */
     public final Request iReduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
     {
         return nonblocking(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
     }
 
     /**
-     * Java binding of {@code MPI_NEIGHBOR_ALLGATHER}: this process's {@code sendcount} items go to each of its topology's destinations; block i of {@code recvbuf} ({@code recvcount} items) comes from source i (see {@link CartComm}, {@link GraphComm} for the order of neighbours); blocks of {@code MPI.PROC_NULL} neighbours are left alone. Blocks until this member's part is done. Collective over
+     * Java binding of {@code MPI_NEIGHBOR_ALLGATHER}: this process's {@code sendcount} items go to each of its
+     * topology's destinations; block i of {@code recvbuf} ({@code recvcount} items) comes from source i (see {@link
+     * CartComm}, {@link GraphComm} for the order of neighbours); blocks of {@code MPI.PROC_NULL} neighbours are left
+     * alone. Blocks until this member's part is done. Collective over
      * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
      */
-    public final void neighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final void neighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
         try
         {
@@ -1405,32 +1584,41 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLGATHER}: {@link #neighborAllGather} without blocking. */
-    public final Request iNeighborAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iNeighborAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            recvtype, false));
     }
 
     /** + {@link #iNeighborAllGather} on arrays too. */
-    public final Request iNeighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iNeighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            recvtype, false));
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLGATHER_INIT} (MPI-4 persistent collective). */
-    public final Prequest neighborAllGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Prequest neighborAllGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            recvtype, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_NEIGHBOR_ALLGATHERV}: as neighborAllGather, source i's {@code recvcount[i]} items landing at item {@code displs[i]}. Blocks until this member's part is done. Collective over
+     * Java binding of {@code MPI_NEIGHBOR_ALLGATHERV}: as neighborAllGather, source i's {@code recvcount[i]} items
+     * landing at item {@code displs[i]}. Blocks until this member's part is done. Collective over
      * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
      */
-    public final void neighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final void neighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
         try
         {
-            Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, true);
+            Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype,
+                true);
         }
         catch (final RuntimeException ex)
         {
@@ -1439,28 +1627,36 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLGATHERV}: {@link #neighborAllGatherv} without blocking. */
-    public final Request iNeighborAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Request iNeighborAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            displs, recvtype, false));
     }
 
     /** + {@link #iNeighborAllGatherv} on arrays too. */
-    public final Request iNeighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Request iNeighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            displs, recvtype, false));
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLGATHERV_INIT} (MPI-4 persistent collective). */
-    public final Prequest neighborAllGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
+    public final Prequest neighborAllGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            displs, recvtype, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_NEIGHBOR_ALLTOALL}: block i of {@code sendbuf} goes to destination i, block i of {@code recvbuf} comes from source i. Blocks until this member's part is done. Collective over
+     * Java binding of {@code MPI_NEIGHBOR_ALLTOALL}: block i of {@code sendbuf} goes to destination i, block i of
+     * {@code recvbuf} comes from source i. Blocks until this member's part is done. Collective over
      * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
      */
-    public final void neighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final void neighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
         try
         {
@@ -1473,32 +1669,42 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLTOALL}: {@link #neighborAllToAll} without blocking. */
-    public final Request iNeighborAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iNeighborAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
+        final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            recvtype, false));
     }
 
     /** + {@link #iNeighborAllToAll} on arrays too. */
-    public final Request iNeighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Request iNeighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            recvtype, false));
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALL_INIT} (MPI-4 persistent collective). */
-    public final Prequest neighborAllToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype)
+    public final Prequest neighborAllToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            recvtype, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_NEIGHBOR_ALLTOALLV}: as neighborAllToAll with a count and a displacement (in items) per neighbour. Blocks until this member's part is done. Collective over
+     * Java binding of {@code MPI_NEIGHBOR_ALLTOALLV}: as neighborAllToAll with a count and a displacement (in items)
+     * per neighbour. Blocks until this member's part is done. Collective over
      * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
      */
-    public final void neighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final void neighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
         try
         {
-            Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, true);
+            Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                recvtype, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1507,32 +1713,45 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLTOALLV}: {@link #neighborAllToAllv} without blocking. */
-    public final Request iNeighborAllToAllv(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final Request iNeighborAllToAllv(final Buffer sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            recvcount, rdispls, recvtype, false));
     }
 
     /** + {@link #iNeighborAllToAllv} on arrays too. */
-    public final Request iNeighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final Request iNeighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false));
+        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            recvcount, rdispls, recvtype, false));
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALLV_INIT} (MPI-4 persistent collective). */
-    public final Prequest neighborAllToAllvInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype)
+    public final Prequest neighborAllToAllvInit(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            recvcount, rdispls, recvtype, false), sendbuf, recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_NEIGHBOR_ALLTOALLW}: + as neighborAllToAllv with a datatype per neighbour and displacements in bytes. Blocks until this member's part is done. Collective over
+     * Java binding of {@code MPI_NEIGHBOR_ALLTOALLW}: + as neighborAllToAllv with a datatype per neighbour and
+     * displacements in bytes. Blocks until this member's part is done. Collective over
      * the communicator; a communicator without a process topology is {@code MPI.ERR_TOPOLOGY}.
      */
-    public final void neighborAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final void neighborAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
         try
         {
-            Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, true);
+            Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls,
+                recvtypes, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1541,21 +1760,30 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     }
 
     /** Java binding of {@code MPI_INEIGHBOR_ALLTOALLW}: {@link #neighborAllToAllw} without blocking. */
-    public final Request iNeighborAllToAllw(final Buffer sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final Request iNeighborAllToAllw(final Buffer sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+            recvcount, rdispls, recvtypes, false));
     }
 
     /** + {@link #iNeighborAllToAllw} on arrays too. */
-    public final Request iNeighborAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final Request iNeighborAllToAllw(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false));
+        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+            recvcount, rdispls, recvtypes, false));
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALLW_INIT} (MPI-4 persistent collective). */
-    public final Prequest neighborAllToAllwInit(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes)
+    public final Prequest neighborAllToAllwInit(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes)
     {
-        return persistent(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+            recvcount, rdispls, recvtypes, false), sendbuf, recvbuf);
     }
 
     /**
@@ -1983,7 +2211,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
+    public final void iGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
         final CompletionCallback callback)
     {
         iGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).onComplete(callback);
@@ -1994,7 +2223,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root,
+    public final void iGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root,
         final CompletionCallback callback)
     {
         iGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root).onComplete(callback);
@@ -2005,7 +2235,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iScatterDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
+    public final void iScatterDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
         final CompletionCallback callback)
     {
         iScatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).onComplete(callback);
@@ -2016,7 +2247,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iScattervDetached(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
+    public final void iScattervDetached(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
         final CompletionCallback callback)
     {
         iScatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root).onComplete(callback);
@@ -2027,8 +2259,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iAllGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
-        final CompletionCallback callback)
+    public final void iAllGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final CompletionCallback callback)
     {
         iAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
     }
@@ -2038,7 +2270,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iAllGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
+    public final void iAllGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
         final CompletionCallback callback)
     {
         iAllGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype).onComplete(callback);
@@ -2049,8 +2282,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iAllToAllDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
-        final CompletionCallback callback)
+    public final void iAllToAllDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final CompletionCallback callback)
     {
         iAllToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
     }
@@ -2060,8 +2293,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iAllToAllvDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype,
-        final CompletionCallback callback)
+    public final void iAllToAllvDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype, final CompletionCallback callback)
     {
         iAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype).onComplete(callback);
     }
@@ -2071,8 +2305,9 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iAllToAllwDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes,
-        final CompletionCallback callback)
+    public final void iAllToAllwDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes, final CompletionCallback callback)
     {
         iAllToAllw(sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes).onComplete(callback);
     }
@@ -2082,8 +2317,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iReduceDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op, final int root,
-        final CompletionCallback callback)
+    public final void iReduceDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final int root, final CompletionCallback callback)
     {
         iReduce(sendbuf, recvbuf, count, type, op, root).onComplete(callback);
     }
@@ -2093,8 +2328,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iAllReduceDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op,
-        final CompletionCallback callback)
+    public final void iAllReduceDetached(final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op, final CompletionCallback callback)
     {
         iAllReduce(sendbuf, recvbuf, count, type, op).onComplete(callback);
     }
@@ -2104,8 +2339,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iReduceScatterDetached(final Object sendbuf, final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op,
-        final CompletionCallback callback)
+    public final void iReduceScatterDetached(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op, final CompletionCallback callback)
     {
         iReduceScatter(sendbuf, recvbuf, recvcounts, type, op).onComplete(callback);
     }
@@ -2115,8 +2350,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iReduceScatterBlockDetached(final Object sendbuf, final Object recvbuf, final int recvcount, final Datatype type, final Op op,
-        final CompletionCallback callback)
+    public final void iReduceScatterBlockDetached(final Object sendbuf, final Object recvbuf, final int recvcount,
+        final Datatype type, final Op op, final CompletionCallback callback)
     {
         iReduceScatterBlock(sendbuf, recvbuf, recvcount, type, op).onComplete(callback);
     }
@@ -2126,8 +2361,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iNeighborAllGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
-        final CompletionCallback callback)
+    public final void iNeighborAllGatherDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final CompletionCallback callback)
     {
         iNeighborAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
     }
@@ -2137,7 +2372,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iNeighborAllGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
+    public final void iNeighborAllGathervDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
         final CompletionCallback callback)
     {
         iNeighborAllGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype).onComplete(callback);
@@ -2148,8 +2384,8 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iNeighborAllToAllDetached(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype,
-        final CompletionCallback callback)
+    public final void iNeighborAllToAllDetached(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final CompletionCallback callback)
     {
         iNeighborAllToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).onComplete(callback);
     }
@@ -2159,10 +2395,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iNeighborAllToAllvDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype,
-        final CompletionCallback callback)
+    public final void iNeighborAllToAllvDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype, final CompletionCallback callback)
     {
-        iNeighborAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype).onComplete(callback);
+        iNeighborAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+            recvtype).onComplete(callback);
     }
 
     /**
@@ -2170,9 +2408,11 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iNeighborAllToAllwDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls, final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype[] recvtypes,
-        final CompletionCallback callback)
+    public final void iNeighborAllToAllwDetached(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype[] recvtypes, final CompletionCallback callback)
     {
-        iNeighborAllToAllw(sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes).onComplete(callback);
+        iNeighborAllToAllw(sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls,
+            recvtypes).onComplete(callback);
     }
 }

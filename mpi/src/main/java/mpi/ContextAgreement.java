@@ -34,7 +34,9 @@ final class ContextAgreement
         final int peer;
         final int tag;
 
-        /** Messages to and from world rank {@code peer} (the other group's root) on {@code context} with {@code tag}. */
+        /**
+         * Messages to and from world rank {@code peer} (the other group's root) on {@code context} with {@code tag}.
+         */
         Bridge(final int context, final int peer, final int tag)
         {
             this.context = context;

@@ -299,7 +299,8 @@ public final class GraphComm extends Intracomm
         {
             if (degrees[i] < 0)
             {
-                return new MPIException(ErrorClass.ERR_ARG, call + ": negative degree: degrees[" + i + "]=" + degrees[i]);
+                return new MPIException(ErrorClass.ERR_ARG, call + ": negative degree: degrees[" + i + "]=" +
+                    degrees[i]);
             }
             if (sources[i] < 0 || sources[i] >= size)
             {
@@ -457,7 +458,10 @@ public final class GraphComm extends Intracomm
         return dup();
     }
 
-    /** Java binding of {@code MPI_COMM_DUP_WITH_INFO} for a graph communicator: {@link #dup()} with {@code info}'s hints. */
+    /**
+     * Java binding of {@code MPI_COMM_DUP_WITH_INFO} for a graph communicator: {@link #dup()} with {@code info}'s
+     * hints.
+     */
     @Override
     public GraphComm dupWithInfo(final Info newInfo)
     {

@@ -59,8 +59,8 @@ public final class Intercomm extends Comm
             int[] flags = null;
             if (myRank == 0)
             {
-                final int[] theirs = CommConstruction.exchangeInts(collContextId, peers[0], CommConstruction.TAG_BRIDGE, new int[] {high ? 1 : 0},
-                    BlockedCall.BARRIER);
+                final int[] theirs = CommConstruction.exchangeInts(collContextId, peers[0], CommConstruction.TAG_BRIDGE,
+                    new int[] {high ? 1 : 0}, BlockedCall.BARRIER);
                 flags = new int[] {high ? 1 : 0, theirs[0]};
             }
             flags = CommConstruction.bcastInts(localView(), flags, 0, BlockedCall.BARRIER);
@@ -73,8 +73,8 @@ public final class Intercomm extends Comm
             System.arraycopy(first, 0, merged, 0, first.length);
             System.arraycopy(second, 0, merged, first.length, second.length);
             final int newRank = localFirst ? myRank : peers.length + myRank;
-            final int[] ids = ContextAgreement.run(members, myRank, 0, collContextId, ContextAgreement.BLOCKING, CommConstruction.bridgeToRemote(this),
-                BlockedCall.BARRIER);
+            final int[] ids = ContextAgreement.run(members, myRank, 0, collContextId, ContextAgreement.BLOCKING,
+                CommConstruction.bridgeToRemote(this), BlockedCall.BARRIER);
             final Intracomm m = new Intracomm("");
             m.bind(merged, newRank, ids[0], ids[1]);
             m.errhandler = errhandler;

@@ -47,7 +47,8 @@ public final class Message
                 noProc = true;
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            message = MPI.context().transport().matchedProbeBlocking(comm.contextId, PointToPoint.worldSource(comm, source), PointToPoint.engineTag(tag));
+            message = MPI.context().transport().matchedProbeBlocking(comm.contextId,
+                PointToPoint.worldSource(comm, source), PointToPoint.engineTag(tag));
             return PointToPoint.statusOf(comm, message);
         }
         catch (final RuntimeException ex)
@@ -74,8 +75,8 @@ public final class Message
                 noProc = true;
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            final UnexpectedMessage m = MPI.context().transport().matchedProbe(comm.contextId, PointToPoint.worldSource(comm, source),
-                PointToPoint.engineTag(tag));
+            final UnexpectedMessage m = MPI.context().transport().matchedProbe(comm.contextId,
+                PointToPoint.worldSource(comm, source), PointToPoint.engineTag(tag));
             if (m == null)
             {
                 return null;
@@ -119,8 +120,8 @@ public final class Message
         try
         {
             final long bytes = Buffers.bytes(buf, count, type);
-            final RecvRequest r = MPI.context().transport().matchedReceive(message, Buffers.base(buf), Buffers.offset(buf), bytes,
-                type.layout());
+            final RecvRequest r = MPI.context().transport().matchedReceive(message, Buffers.base(buf),
+                Buffers.offset(buf), bytes, type.layout());
             message = null;
             // The engine may hold only the raw address: the buffer must outlive a freed request.
             r.retain(buf);

@@ -465,7 +465,8 @@ public class Request implements Freeable, AutoCloseable
         {
             if (requests[i] == null)
             {
-                throw new MPIException(ErrorClass.ERR_REQUEST, "null request at index " + i + " (use MPI.REQUEST_NULL)");
+                throw new MPIException(ErrorClass.ERR_REQUEST, "null request at index " + i +
+                    " (use MPI.REQUEST_NULL)");
             }
         }
     }
