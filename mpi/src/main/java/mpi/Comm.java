@@ -25,7 +25,10 @@ import org.shmpi.shm.ErrorClass;
  *
  * <p>This class is the whole of Open MPI's {@code Comm} API surface (point-to-point, about 120
  * collective entry points, attributes, error handlers, construction), which is why it is one
- * long file; the work behind each method lives in the engines and in {@link Collectives}.
+ * long file. It holds the communicator's state; each method delegates in a line or two to the
+ * package-private class of its concern: {@link PointToPoint} (with the point-to-point argument
+ * checks), {@link Packing}, {@link Collectives}, {@link CommConstruction} (with
+ * {@link ContextAgreement}), {@link CommAttributes} and {@link CommErrors}.
  */
 public class Comm implements Freeable, Cloneable, AutoCloseable
 {
