@@ -97,7 +97,8 @@ final class Attributes
      */
     final class Cache
     {
-        private final Map<Integer, Entry> values = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
+        private final Map<Integer, Entry> values =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
         void set(final Object owner, final int keyval, final Object value)
         {

@@ -52,7 +52,9 @@ final class Blocks
         return new Blocks(buf, at, java.util.Arrays.copyOf(counts, n), types);
     }
 
-    /** {@code n} blocks of {@code counts[i]} items of {@code types[i]} at byte {@code displs[i]} (the w-collectives). */
+    /**
+     * {@code n} blocks of {@code counts[i]} items of {@code types[i]} at byte {@code displs[i]} (the w-collectives).
+     */
     static Blocks bytes(final Object buf, final int[] counts, final int[] displs, final Datatype[] types, final int n,
         final String what)
     {

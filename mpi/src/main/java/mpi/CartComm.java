@@ -55,7 +55,7 @@ public final class CartComm extends Intracomm
         // Every member must describe the same grid.
         final int[] mine = {dims.length, (int)product,
             (Arrays.hashCode(dims) * 31 + Arrays.hashCode(periods)) * 31 + Boolean.hashCode(reorder)};
-        final int[] all = parent.allgatherInts(mine, BlockedCall.BARRIER);
+        final int[] all = CommConstruction.allgatherInts(parent, mine, BlockedCall.BARRIER);
         for (int r = 0; r < n; r++)
         {
             if (all[3 * r] != mine[0] || all[3 * r + 1] != mine[1] || all[3 * r + 2] != mine[2])
@@ -80,7 +80,7 @@ public final class CartComm extends Intracomm
         {
             return c; // not bound: null
         }
-        return parent.createOn(members, c, "cart of " + parent.getName());
+        return CommConstruction.createOn(parent, members, c, "cart of " + parent.getName());
     }
 
     @Override
@@ -94,14 +94,14 @@ public final class CartComm extends Intracomm
     @Override
     public CartComm dup()
     {
-        return duplicate(new CartComm(dims.clone(), periods.clone()));
+        return CommConstruction.duplicate(this, new CartComm(dims.clone(), periods.clone()));
     }
 
     /** Java binding of {@code MPI_COMM_IDUP} for a Cartesian communicator (see {@link Comm#iDup()}). */
     @Override
     public CartComm iDup()
     {
-        return duplicateNonblocking(new CartComm(dims.clone(), periods.clone()));
+        return CommConstruction.duplicateNonblocking(this, new CartComm(dims.clone(), periods.clone()));
     }
 
     @Override
@@ -113,8 +113,8 @@ public final class CartComm extends Intracomm
     @Override
     public CartComm dupWithInfo(final Info newInfo)
     {
-        final Info hints = hintsOfDup(newInfo);
-        return hinted(dup(), hints);
+        final Info hints = CommConstruction.hintsOfDup(this, newInfo);
+        return CommConstruction.hinted(dup(), hints);
     }
 
     /** Java binding of {@code MPI_CART_GET}. */
@@ -160,7 +160,9 @@ public final class CartComm extends Intracomm
         }
     }
 
-    /** Java binding of {@code MPI_CART_COORDS}: the coordinates of {@code rank} ({@code MPI.ERR_RANK} outside the grid). */
+    /**
+     * Java binding of {@code MPI_CART_COORDS}: the coordinates of {@code rank} ({@code MPI.ERR_RANK} outside the grid).
+     */
     public int[] getCoords(final int rank)
     {
         try
@@ -294,7 +296,7 @@ public final class CartComm extends Intracomm
                     color = color * dims[i] + me[i];
                 }
             }
-            final int[] all = allgatherInts(new int[] {color}, BlockedCall.BARRIER);
+            final int[] all = CommConstruction.allgatherInts(this, new int[] {color}, BlockedCall.BARRIER);
             final List<Integer> same = new ArrayList<>();
             for (int r = 0; r < all.length; r++)
             {
@@ -310,8 +312,8 @@ public final class CartComm extends Intracomm
                 p[i] = keptPeriods.get(i);
             }
             // No dimension kept: a 0-dimensional grid of one process, as MPI says.
-            return createOn(same.stream().mapToInt(Integer::intValue).toArray(), new CartComm(d, p),
-                "sub-grid of " + getName() + ", " + color);
+            return CommConstruction.createOn(this, same.stream().mapToInt(Integer::intValue).toArray(),
+                new CartComm(d, p), "sub-grid of " + getName() + ", " + color);
         }
         catch (final RuntimeException ex)
         {
@@ -364,7 +366,8 @@ public final class CartComm extends Intracomm
         MPI.check();
         if (nnodes <= 0 || dims == null)
         {
-            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "createDims: nnodes must be > 0 and dims given"));
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG,
+                "createDims: nnodes must be > 0 and dims given"));
         }
         long fixed = 1;
         int free = 0;

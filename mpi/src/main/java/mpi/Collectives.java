@@ -10,7 +10,6 @@ import org.shmpi.coll.Alltoallv;
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
 import org.shmpi.coll.CollectiveOp;
-import org.shmpi.coll.CollectiveSettings;
 import org.shmpi.coll.Gatherv;
 import org.shmpi.coll.Members;
 import org.shmpi.coll.PackedData;
@@ -22,9 +21,11 @@ import org.shmpi.coll.Schedule;
 import org.shmpi.coll.ShmCollectives;
 import org.shmpi.coll.ShmLargeCollectives;
 import org.shmpi.coll.Scatterv;
+import org.shmpi.ring.RankContext;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
 import org.shmpi.types.reduce.Reductions;
 
 /**
@@ -104,7 +105,8 @@ final class Collectives
     {
         if (bytes > Integer.MAX_VALUE - 16)
         {
-            throw new MPIException(ErrorClass.ERR_COUNT, "a collective moves at most 2 GiB per process: bytes=" + bytes);
+            throw new MPIException(ErrorClass.ERR_COUNT, "a collective moves at most 2 GiB per process: bytes=" +
+                bytes);
         }
         return (int)bytes;
     }
@@ -261,7 +263,8 @@ final class Collectives
         }
 
         @Override
-        public void apply(final byte[] in, final int inOffset, final byte[] inout, final int inoutOffset, final int items)
+        public void apply(final byte[] in, final int inOffset, final byte[] inout, final int inoutOffset,
+            final int items)
         {
             kernel.apply(in, BYTES + inOffset, inout, BYTES + inoutOffset, items * perItem);
         }
@@ -339,7 +342,8 @@ final class Collectives
     }
 
     /** Java binding of {@code MPI_REDUCE_LOCAL}: {@code inoutbuf = inbuf op inoutbuf}, element-wise, locally. */
-    static void reduceLocal(final Object inbuf, final Object inoutbuf, final int count, final Datatype type, final Op op)
+    static void reduceLocal(final Object inbuf, final Object inoutbuf, final int count, final Datatype type,
+        final Op op)
     {
         final Reducer r = reducer(op, type, isArray(inoutbuf));
         if (r instanceof KernelReducer && type.layout().isContiguous())
@@ -361,6 +365,61 @@ final class Collectives
     // ------------------------------------------------------------------------------------------
     // The operations. inPlace: the MPI_IN_PLACE forms, whose send data is in the receive buffer.
 
+    /**
+     * The blocking barrier, recorded as MPI call {@code call} in the rank's wait record if it
+     * blocks. The application's barriers take the shared-memory one when the module has it;
+     * otherwise a dissemination barrier (in round k each rank signals rank+2^k and waits for
+     * rank-2^k). On an inter-communicator: a barrier in each group, the two groups' rank 0s swap
+     * an empty message, then a second barrier in each group, so no process leaves before all of
+     * both groups came.
+     */
+    static void barrier(final Comm comm, final int call)
+    {
+        try
+        {
+            comm.check();
+            // Only the application's barriers: MPI.Finalize's must not set up shared state.
+            final ShmCollectives s = call == BlockedCall.BARRIER ? comm.coll().shmFor(CollectiveOp.BARRIER, 0) : null;
+            if (s != null)
+            {
+                s.barrier();
+                return;
+            }
+            disseminate(comm, call);
+            if (comm.isInter())
+            {
+                if (comm.myRank == 0)
+                {
+                    CommConstruction.exchangeInts(comm.collContextId, comm.peers[0], CommConstruction.TAG_BRIDGE,
+                        new int[0], call);
+                }
+                disseminate(comm, call);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw comm.handle(ex);
+        }
+    }
+
+    /** A dissemination barrier among the members (the local group), on the collective context. */
+    private static void disseminate(final Comm comm, final int call)
+    {
+        final int[] members = comm.members;
+        final int n = members.length;
+        final RankContext ctx = MPI.context();
+        final byte[] none = new byte[0];
+        final long base = Buffers.BYTE_ARRAY_BASE;
+        final int collContext = comm.collContextId;
+        for (int k = 0, dist = 1; dist < n; k++, dist <<= 1)
+        {
+            final int to = members[(comm.myRank + dist) % n];
+            final int from = members[(comm.myRank - dist + n) % n];
+            ctx.transport().send(collContext, to, k, none, base, 0, call);
+            ctx.transport().recv(collContext, from, k, none, base, 0, DataLayout.CONTIGUOUS, call);
+        }
+    }
+
     static Request iBarrier(final Comm comm, final boolean blocking)
     {
         comm.check();
@@ -371,9 +430,9 @@ final class Collectives
             final Members remote = new Members(m.rankContext(), comm.peers, -1, comm.collContextId, m.tag());
             final int[] peer = comm.getRank() == 0 ? new int[] {0} : new int[0];
             final byte[] none = new byte[0];
-            final Collective c = new org.shmpi.coll.Barrier(m).then(new NeighborExchange(remote, peer, new int[peer.length],
-                none, new int[peer.length], new int[peer.length], peer, new int[peer.length], none, new int[peer.length],
-                new int[peer.length]).then(new org.shmpi.coll.Barrier(m)));
+            final Collective c = new org.shmpi.coll.Barrier(m).then(new NeighborExchange(remote, peer,
+                new int[peer.length], none, new int[peer.length], new int[peer.length], peer, new int[peer.length],
+                none, new int[peer.length], new int[peer.length]).then(new org.shmpi.coll.Barrier(m)));
             return run(comm, m, c, "barrier", blocking);
         }
         final ShmCollectives shm = blocking ? null : comm.coll().shmIfSetUp(CollectiveOp.BARRIER, 0);
@@ -401,7 +460,8 @@ final class Collectives
             large.bcast(root, data(buf, 0, type), bytes);
             return null;
         }
-        final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.BCAST, bytes) : comm.coll().shmIfSetUp(CollectiveOp.BCAST, bytes);
+        final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.BCAST, bytes) :
+            comm.coll().shmIfSetUp(CollectiveOp.BCAST, bytes);
         if (shm != null)
         {
             final byte[] data = blocking ? comm.coll().blockingIn(bytes) : new byte[bytes];
@@ -507,8 +567,8 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.gatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root, inPlace,
-                blocking);
+            return InterCollectives.gatherv(comm, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root,
+                inPlace, blocking);
         }
         checkIntra(comm, "gatherv");
         checkRoot(comm, root);
@@ -547,7 +607,8 @@ final class Collectives
             final boolean isRoot = me == root;
             final int block = isRoot ? check(sendbuf, 0, n * scount, stype) / Math.max(1, n) :
                 check(recvbuf, 0, rcount, rtype);
-            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.SCATTER, (long)n * block) : null;
+            final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.SCATTER,
+                (long)n * block) : null;
             if (large != null)
             {
                 if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
@@ -601,8 +662,8 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.scatterv(comm, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, inPlace,
-                blocking);
+            return InterCollectives.scatterv(comm, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root,
+                inPlace, blocking);
         }
         checkIntra(comm, "scatterv");
         checkRoot(comm, root);
@@ -696,8 +757,8 @@ final class Collectives
         final byte[] mine = inPlace ? blocks.pack(me) : packed(sendbuf, 0, scount, stype);
         if (mine.length != blocks.lengths[me])
         {
-            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: " + mine.length + " bytes sent for a block of " +
-                blocks.lengths[me]);
+            throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: " + mine.length +
+                " bytes sent for a block of " + blocks.lengths[me]);
         }
         final byte[] all = new byte[blocks.total];
         System.arraycopy(mine, 0, all, blocks.offsets[me], mine.length);
@@ -728,7 +789,8 @@ final class Collectives
                 large.alltoall(data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent / n);
                 return null;
             }
-            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLTOALL, sent) : comm.coll().shmIfSetUp(CollectiveOp.ALLTOALL, sent);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLTOALL, sent) :
+                comm.coll().shmIfSetUp(CollectiveOp.ALLTOALL, sent);
             if (shm != null)
             {
                 if (check(recvbuf, 0, n * rcount, rtype) != sent)
@@ -789,8 +851,8 @@ final class Collectives
     {
         if (comm.isInter())
         {
-            return InterCollectives.allToAllw(comm, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes,
-                blocking);
+            return InterCollectives.allToAllw(comm, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls,
+                rtypes, blocking);
         }
         checkIntra(comm, "allToAll");
         final int n = comm.getSize();
@@ -833,8 +895,8 @@ final class Collectives
             comm.coll().shmLargeFor(CollectiveOp.REDUCE, sent) : null;
         if (large != null)
         {
-            large.reduce(root, data(isRoot && inPlace ? recvbuf : sendbuf, 0, type), isRoot ? data(recvbuf, 0, type) : null,
-                sent, type.size, r);
+            large.reduce(root, data(isRoot && inPlace ? recvbuf : sendbuf, 0, type), isRoot ? data(recvbuf, 0, type) :
+                null, sent, type.size, r);
             return null;
         }
         final int bytes = sent;
@@ -923,7 +985,8 @@ final class Collectives
             }), "allReduce", false, sendbuf, recvbuf);
         }
         final Members m = comm.coll().nextMembers();
-        final Collective c = new Reduce(m, 0, data, bytes, count, r, out, 0).then(new Bcast(m, 0, out, 0, bytes).then(s ->
+        final Collective c = new Reduce(m, 0, data, bytes, count, r, out, 0)
+            .then(new Bcast(m, 0, out, 0, bytes).then(s ->
         {
             unpack(out, 0, bytes, recvbuf, 0, type);
             return null;

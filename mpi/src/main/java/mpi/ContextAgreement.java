@@ -34,7 +34,9 @@ final class ContextAgreement
         final int peer;
         final int tag;
 
-        /** Messages to and from world rank {@code peer} (the other group's root) on {@code context} with {@code tag}. */
+        /**
+         * Messages to and from world rank {@code peer} (the other group's root) on {@code context} with {@code tag}.
+         */
         Bridge(final int context, final int peer, final int tag)
         {
             this.context = context;
@@ -55,6 +57,25 @@ final class ContextAgreement
     static int tags(final int sequence)
     {
         return TAG_BASE + 4 * (sequence & 0xFFFF);
+    }
+
+    /**
+     * The tag set ({@link #tags}) of every blocking agreement: they never overlap on one
+     * communicator, since each completes before its call returns.
+     */
+    static final int BLOCKING = 0xFFFF;
+
+    /**
+     * Runs an agreement among {@code group} (see the constructor) to completion on this thread,
+     * recorded as MPI call {@code call} if it blocks; returns the two ids.
+     */
+    static int[] run(final int[] group, final int me, final int root, final int collContext, final int sequence,
+        final Bridge bridge, final int call)
+    {
+        final ContextAgreement agreement = new ContextAgreement(MPI.context().contexts(), group, me, root,
+            collContext, sequence, bridge);
+        new Schedule(MPI.context(), "context agreement", agreement.first()).runToCompletion(call);
+        return agreement.result();
     }
 
     private final ContextIds ids;

@@ -391,7 +391,9 @@ public final class Datatype implements Freeable, Cloneable
                 NO_ADDRESSES, oldType);
     }
 
-    /** Java binding of {@code MPI_TYPE_CREATE_HINDEXED_BLOCK} (not in Open MPI's bindings): the displacements in bytes. */
+    /**
+     * Java binding of {@code MPI_TYPE_CREATE_HINDEXED_BLOCK} (not in Open MPI's bindings): the displacements in bytes.
+     */
     public static Datatype createHIndexedBlock(final int blockLength, final int[] displacements,
         final Datatype oldType)
     {
@@ -458,8 +460,8 @@ public final class Datatype implements Freeable, Cloneable
             }
             if (order != MPI.ORDER_C && order != MPI.ORDER_FORTRAN)
             {
-                throw new MPIException(ErrorClass.ERR_ARG, "subarray: order must be MPI.ORDER_C or MPI.ORDER_FORTRAN: " +
-                    order);
+                throw new MPIException(ErrorClass.ERR_ARG,
+                    "subarray: order must be MPI.ORDER_C or MPI.ORDER_FORTRAN: " + order);
             }
             return TypeMap.subarray(sizes, subsizes, starts, order == MPI.ORDER_C ? TypeMap.Order.C :
                 TypeMap.Order.FORTRAN, oldType.map);

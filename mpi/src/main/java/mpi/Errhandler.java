@@ -72,8 +72,8 @@ public final class Errhandler
         MPI.check();
         if (function == null && winFunction == null)
         {
-            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "a predefined error handler cannot be freed: " +
-                name));
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG,
+                "a predefined error handler cannot be freed: " + name));
         }
         freed = true;
     }

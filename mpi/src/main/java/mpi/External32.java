@@ -53,7 +53,8 @@ final class External32
             case Datatype.DOUBLE_COMPLEX_ID:
                 return new int[] {0, 8, 8, 8};
             default:
-                throw new MPIException(ErrorClass.ERR_TYPE, "no external32 form for " + Datatype.Kinds.of(kind).getName());
+                throw new MPIException(ErrorClass.ERR_TYPE, "no external32 form for " +
+                    Datatype.Kinds.of(kind).getName());
         }
     }
 

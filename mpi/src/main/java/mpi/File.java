@@ -65,11 +65,13 @@ public final class File
         MPI.check();
         if (comm == null || comm.isNull())
         {
-            throw raise(nullHandler(), MPI.COMM_WORLD, new MPIException(ErrorClass.ERR_COMM, "open: invalid communicator"));
+            throw raise(nullHandler(), MPI.COMM_WORLD, new MPIException(ErrorClass.ERR_COMM,
+                "open: invalid communicator"));
         }
         if (comm.isInter())
         {
-            throw raise(nullHandler(), comm, new MPIException(ErrorClass.ERR_COMM, "files are opened on intra-communicators"));
+            throw raise(nullHandler(), comm, new MPIException(ErrorClass.ERR_COMM,
+                "files are opened on intra-communicators"));
         }
         final Intracomm dup = (Intracomm)comm.dup();
         dup.setName("file " + filename + " on " + comm.getName());
@@ -105,8 +107,8 @@ public final class File
     /** An error of a call on this file (or of {@code MPI.FILE_NULL}), through {@code handler}. */
     private static MPIException raise(final Errhandler handler, final Comm on, final RuntimeException ex)
     {
-        final MPIException error = Comm.asMpiException(ex);
-        Comm.apply(handler, on, error);
+        final MPIException error = CommErrors.asMpiException(ex);
+        CommErrors.apply(handler, on, error);
         return error;
     }
 
@@ -286,7 +288,9 @@ public final class File
         return view;
     }
 
-    /** Java binding of {@code MPI_FILE_GET_TYPE_EXTENT}: in elements of the type's base, as {@link Datatype#getExtent}. */
+    /**
+     * Java binding of {@code MPI_FILE_GET_TYPE_EXTENT}: in elements of the type's base, as {@link Datatype#getExtent}.
+     */
     public int getTypeExtent(final Datatype type)
     {
         return call(f ->
@@ -498,7 +502,9 @@ public final class File
         return started(transfer(true, Access.INDIVIDUAL, 0, direct(buf), count, type));
     }
 
-    /** Java binding of {@code MPI_FILE_SEEK}: {@code whence} {@code MPI.SEEK_SET}, {@code SEEK_CUR} or {@code SEEK_END}. */
+    /**
+     * Java binding of {@code MPI_FILE_SEEK}: {@code whence} {@code MPI.SEEK_SET}, {@code SEEK_CUR} or {@code SEEK_END}.
+     */
     public void seek(final long offset, final int whence)
     {
         run(f -> f.seek(offset, whence));
@@ -567,8 +573,8 @@ public final class File
         live();
         if (splitCall != null)
         {
-            throw handle(new MPIException(ErrorClass.ERR_IO, call + " while " + splitCall + " is not ended: one split " +
-                "collective at a time per file"));
+            throw handle(new MPIException(ErrorClass.ERR_IO, call + " while " + splitCall +
+                " is not ended: one split collective at a time per file"));
         }
         final Status s = transfer(write, access, offset, buf, count, type);
         splitStatus = s;
@@ -719,7 +725,7 @@ public final class File
     public void callErrhandler(final int errorCode)
     {
         MPI.check();
-        final MPIException error = Comm.applicationError(errorCode);
-        Comm.apply(file == null ? nullHandler() : errhandler, comm == null ? MPI.COMM_WORLD : comm, error);
+        final MPIException error = CommErrors.applicationError(errorCode);
+        CommErrors.apply(file == null ? nullHandler() : errhandler, comm == null ? MPI.COMM_WORLD : comm, error);
     }
 }

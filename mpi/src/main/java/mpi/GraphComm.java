@@ -60,7 +60,7 @@ public final class GraphComm extends Intracomm
         final int[] myEdges = bad == null ? Arrays.copyOf(edges, nedges) : new int[0];
         final int[] mine = {bad == null ? 0 : bad.getErrorClass(), nnodes, nedges,
             (Arrays.hashCode(myIndex) * 31 + Arrays.hashCode(myEdges)) * 31 + Boolean.hashCode(reorder)};
-        final int[] all = parent.allgatherInts(mine, BlockedCall.BARRIER);
+        final int[] all = CommConstruction.allgatherInts(parent, mine, BlockedCall.BARRIER);
         throwIfAnyBad("createGraph", bad, all, 4);
         for (int r = 0; r < size; r++)
         {
@@ -98,7 +98,7 @@ public final class GraphComm extends Intracomm
         {
             return g; // not bound: null
         }
-        return parent.createOn(members, g, "graph of " + parent.getName());
+        return CommConstruction.createOn(parent, members, g, "graph of " + parent.getName());
     }
 
     /**
@@ -138,7 +138,7 @@ public final class GraphComm extends Intracomm
                 }
             }
         }
-        final int[][] all = parent.allgathervInts(mine, BlockedCall.BARRIER);
+        final int[][] all = CommConstruction.allgathervInts(parent, mine, BlockedCall.BARRIER);
         throwIfAnyBad("createDistGraph", bad, all);
         checkSameWeighting("createDistGraph", all, weighted);
         final int me = parent.getRank();
@@ -160,7 +160,7 @@ public final class GraphComm extends Intracomm
         }
         final DistGraphNeighbors n = new DistGraphNeighbors(column(in, 0), column(in, 1), column(out, 0),
             column(out, 1), weighted);
-        return parent.createOn(parent.members.clone(), new GraphComm(null, null, n),
+        return CommConstruction.createOn(parent, parent.members.clone(), new GraphComm(null, null, n),
             "dist graph of " + parent.getName());
     }
 
@@ -199,7 +199,7 @@ public final class GraphComm extends Intracomm
             System.arraycopy(destinations, 0, mine, 4 + 2 * indegree, outdegree);
             System.arraycopy(outWeights, 0, mine, 4 + 2 * indegree + outdegree, outdegree);
         }
-        final int[][] all = parent.allgathervInts(mine, BlockedCall.BARRIER);
+        final int[][] all = CommConstruction.allgathervInts(parent, mine, BlockedCall.BARRIER);
         throwIfAnyBad("createDistGraphAdjacent", bad, all);
         checkSameWeighting("createDistGraphAdjacent", all, weighted);
         // Each edge (from, to, weight) counts +1 where "from" declares it and -1 where "to" does.
@@ -232,7 +232,7 @@ public final class GraphComm extends Intracomm
         }
         final DistGraphNeighbors n = new DistGraphNeighbors(sources.clone(), inWeights, destinations.clone(),
             outWeights, weighted);
-        return parent.createOn(parent.members.clone(), new GraphComm(null, null, n),
+        return CommConstruction.createOn(parent, parent.members.clone(), new GraphComm(null, null, n),
             "dist graph of " + parent.getName());
     }
 
@@ -299,7 +299,8 @@ public final class GraphComm extends Intracomm
         {
             if (degrees[i] < 0)
             {
-                return new MPIException(ErrorClass.ERR_ARG, call + ": negative degree: degrees[" + i + "]=" + degrees[i]);
+                return new MPIException(ErrorClass.ERR_ARG, call + ": negative degree: degrees[" + i + "]=" +
+                    degrees[i]);
             }
             if (sources[i] < 0 || sources[i] >= size)
             {
@@ -440,14 +441,14 @@ public final class GraphComm extends Intracomm
     public GraphComm dup()
     {
         // The topology is never changed after creation, so the copy may share it.
-        return duplicate(new GraphComm(index, edges, neighbours));
+        return CommConstruction.duplicate(this, new GraphComm(index, edges, neighbours));
     }
 
     /** Java binding of {@code MPI_COMM_IDUP} for a graph communicator (see {@link Comm#iDup()}). */
     @Override
     public GraphComm iDup()
     {
-        return duplicateNonblocking(new GraphComm(index, edges, neighbours));
+        return CommConstruction.duplicateNonblocking(this, new GraphComm(index, edges, neighbours));
     }
 
     /** {@link #dup()}, as in Open MPI. */
@@ -457,12 +458,15 @@ public final class GraphComm extends Intracomm
         return dup();
     }
 
-    /** Java binding of {@code MPI_COMM_DUP_WITH_INFO} for a graph communicator: {@link #dup()} with {@code info}'s hints. */
+    /**
+     * Java binding of {@code MPI_COMM_DUP_WITH_INFO} for a graph communicator: {@link #dup()} with {@code info}'s
+     * hints.
+     */
     @Override
     public GraphComm dupWithInfo(final Info newInfo)
     {
-        final Info hints = hintsOfDup(newInfo);
-        return hinted(dup(), hints);
+        final Info hints = CommConstruction.hintsOfDup(this, newInfo);
+        return CommConstruction.hinted(dup(), hints);
     }
 
     // ------------------------------------------------------------------------------------------

@@ -45,7 +45,8 @@ public final class Group implements Freeable
     {
         if (g == null || g.members == null)
         {
-            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_GROUP, call + ": invalid group (null or freed)"));
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_GROUP, call +
+                ": invalid group (null or freed)"));
         }
         return g.members;
     }
@@ -151,7 +152,9 @@ public final class Group implements Freeable
         return Arrays.equals(sa, sb) ? MPI.SIMILAR : MPI.UNEQUAL;
     }
 
-    /** Java binding of {@code MPI_GROUP_UNION}: the members of {@code group1}, then those of {@code group2} not in it. */
+    /**
+     * Java binding of {@code MPI_GROUP_UNION}: the members of {@code group1}, then those of {@code group2} not in it.
+     */
     public static Group union(final Group group1, final Group group2)
     {
         MPI.check();
@@ -167,7 +170,10 @@ public final class Group implements Freeable
         return new Group(s.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    /** Java binding of {@code MPI_GROUP_INTERSECTION}: the members of {@code group1} also in {@code group2}, in group1's order. */
+    /**
+     * Java binding of {@code MPI_GROUP_INTERSECTION}: the members of {@code group1} also in {@code group2}, in group1's
+     * order.
+     */
     public static Group intersection(final Group group1, final Group group2)
     {
         MPI.check();
@@ -176,7 +182,10 @@ public final class Group implements Freeable
             .toArray());
     }
 
-    /** Java binding of {@code MPI_GROUP_DIFFERENCE}: the members of {@code group1} not in {@code group2}, in group1's order. */
+    /**
+     * Java binding of {@code MPI_GROUP_DIFFERENCE}: the members of {@code group1} not in {@code group2}, in group1's
+     * order.
+     */
     public static Group difference(final Group group1, final Group group2)
     {
         MPI.check();
@@ -239,7 +248,10 @@ public final class Group implements Freeable
         return incl(expand(ranges, of(this, "rangeIncl").length, "rangeIncl"));
     }
 
-    /** Java binding of {@code MPI_GROUP_RANGE_EXCL}: {@link #excl} of the ranks the triplets name (see {@link #rangeIncl}). */
+    /**
+     * Java binding of {@code MPI_GROUP_RANGE_EXCL}: {@link #excl} of the ranks the triplets name (see {@link
+     * #rangeIncl}).
+     */
     public Group rangeExcl(final int[][] ranges)
     {
         MPI.check();
@@ -292,7 +304,8 @@ public final class Group implements Freeable
             checkRank(r, size, call);
             if (seen[r])
             {
-                throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_RANK, call + ": rank " + r + " named twice"));
+                throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_RANK, call + ": rank " + r +
+                    " named twice"));
             }
             seen[r] = true;
         }

@@ -119,7 +119,9 @@ public final class Info implements Freeable, Cloneable
         return live("size").size();
     }
 
-    /** Java binding of {@code MPI_INFO_GET_NTHKEY}: key number {@code keynum} (0 to size - 1, else {@code MPI.ERR_ARG}). */
+    /**
+     * Java binding of {@code MPI_INFO_GET_NTHKEY}: key number {@code keynum} (0 to size - 1, else {@code MPI.ERR_ARG}).
+     */
     public synchronized String getKey(final int keynum)
     {
         final Map<String, String> m = live("getKey");

@@ -44,7 +44,9 @@ final class InterCollectives
         }
     }
 
-    /** What this process is in a rooted operation: the root, another process of the root's group, or the other group. */
+    /**
+     * What this process is in a rooted operation: the root, another process of the root's group, or the other group.
+     */
     private static int role(final Comm comm, final int root)
     {
         if (root == MPI.ROOT || root == MPI.PROC_NULL)
@@ -64,12 +66,15 @@ final class InterCollectives
         return blocking ? null : Request.completed(comm, Status.empty());
     }
 
-    /** One exchange: send {@code out} to remote ranks {@code to}, receive {@code from} remote ranks into blocks of {@code in}. */
+    /**
+     * One exchange: send {@code out} to remote ranks {@code to}, receive {@code from} remote ranks into blocks of
+     * {@code in}.
+     */
     private static Collective exchange(final Members remote, final int[] to, final byte[] out, final int[] outOffsets,
         final int[] outLengths, final int[] from, final byte[] in, final int[] inOffsets, final int[] inLengths)
     {
-        return new NeighborExchange(remote, to, new int[to.length], out, outOffsets, outLengths, from, new int[from.length],
-            in, inOffsets, inLengths);
+        return new NeighborExchange(remote, to, new int[to.length], out, outOffsets, outLengths, from,
+            new int[from.length], in, inOffsets, inLengths);
     }
 
     private static int[] ranks(final int n)
@@ -103,8 +108,8 @@ final class InterCollectives
         // The other group: its rank 0 takes the data from the root, then passes it on inside the group.
         final byte[] data = new byte[bytes];
         final boolean first = comm.getRank() == 0;
-        final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], first ? new int[] {root} : new int[0],
-            data, new int[1], new int[] {bytes}).then(new Bcast(m[0], 0, data, 0, bytes).then(s ->
+        final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], first ? new int[] {root} :
+            new int[0], data, new int[1], new int[] {bytes}).then(new Bcast(m[0], 0, data, 0, bytes).then(s ->
             {
                 Collectives.unpack(data, 0, bytes, buf, 0, type);
                 return null;
@@ -138,8 +143,8 @@ final class InterCollectives
             return Collectives.run(comm, m[0], c, "gather", blocking, recvbuf);
         }
         final byte[] mine = Collectives.packed(sendbuf, 0, scount, stype);
-        final Collective c = exchange(m[1], new int[] {root}, mine, new int[1], new int[] {mine.length}, new int[0], null,
-            new int[0], new int[0]);
+        final Collective c = exchange(m[1], new int[] {root}, mine, new int[1], new int[] {mine.length}, new int[0],
+            null, new int[0], new int[0]);
         return Collectives.run(comm, m[0], c, "gather", blocking, sendbuf);
     }
 
@@ -159,14 +164,14 @@ final class InterCollectives
         {
             final int n = comm.peers.length;
             final Blocks blocks = Blocks.items(sendbuf, scounts, displs, stype, n, "send");
-            final Collective c = exchange(m[1], ranks(n), blocks.packAll(), blocks.offsets, blocks.lengths, new int[0], null,
-                new int[0], new int[0]);
+            final Collective c = exchange(m[1], ranks(n), blocks.packAll(), blocks.offsets, blocks.lengths, new int[0],
+                null, new int[0], new int[0]);
             return Collectives.run(comm, m[0], c, "scatter", blocking, sendbuf);
         }
         final int bytes = Collectives.check(recvbuf, 0, rcount, rtype);
         final byte[] mine = new byte[bytes];
-        final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], new int[] {root}, mine, new int[1],
-            new int[] {bytes}).then(s ->
+        final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], new int[] {root}, mine,
+            new int[1], new int[] {bytes}).then(s ->
             {
                 Collectives.unpack(mine, 0, bytes, recvbuf, 0, rtype);
                 return null;
@@ -231,8 +236,8 @@ final class InterCollectives
             Collectives.reducer(op, type, Collectives.isArray(recvbuf));
             final int bytes = Collectives.check(recvbuf, 0, count, type);
             final byte[] out = new byte[bytes];
-            final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], new int[] {0}, out, new int[1],
-                new int[] {bytes}).then(s ->
+            final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], new int[] {0}, out,
+                new int[1], new int[] {bytes}).then(s ->
                 {
                     Collectives.unpack(out, 0, bytes, recvbuf, 0, type);
                     return null;
@@ -244,8 +249,8 @@ final class InterCollectives
         final byte[] result = new byte[data.length];
         final boolean first = comm.getRank() == 0;
         final Collective c = new Reduce(m[0], 0, data, data.length, count, r, result, 0).then(
-            exchange(m[1], first ? new int[] {root} : new int[0], result, new int[1], new int[] {result.length}, new int[0],
-                null, new int[0], new int[0]));
+            exchange(m[1], first ? new int[] {root} : new int[0], result, new int[1], new int[] {result.length},
+                new int[0], null, new int[0], new int[0]));
         return Collectives.run(comm, m[0], c, "reduce", blocking, sendbuf);
     }
 

@@ -59,11 +59,11 @@ public final class Intercomm extends Comm
             int[] flags = null;
             if (myRank == 0)
             {
-                final int[] theirs = exchangeInts(collContextId, peers[0], TAG_BRIDGE, new int[] {high ? 1 : 0},
-                    BlockedCall.BARRIER);
+                final int[] theirs = CommConstruction.exchangeInts(collContextId, peers[0], CommConstruction.TAG_BRIDGE,
+                    new int[] {high ? 1 : 0}, BlockedCall.BARRIER);
                 flags = new int[] {high ? 1 : 0, theirs[0]};
             }
-            flags = localView().bcastInts(flags, 0, BlockedCall.BARRIER);
+            flags = CommConstruction.bcastInts(localView(), flags, 0, BlockedCall.BARRIER);
             final boolean localHigh = flags[0] == 1;
             final boolean remoteHigh = flags[1] == 1;
             final boolean localFirst = localHigh != remoteHigh ? !localHigh : members[0] < peers[0];
@@ -73,8 +73,8 @@ public final class Intercomm extends Comm
             System.arraycopy(first, 0, merged, 0, first.length);
             System.arraycopy(second, 0, merged, first.length, second.length);
             final int newRank = localFirst ? myRank : peers.length + myRank;
-            final int[] ids = agree(members, myRank, 0, collContextId, BLOCKING_AGREEMENT, bridgeToRemote(),
-                BlockedCall.BARRIER);
+            final int[] ids = ContextAgreement.run(members, myRank, 0, collContextId, ContextAgreement.BLOCKING,
+                CommConstruction.bridgeToRemote(this), BlockedCall.BARRIER);
             final Intracomm m = new Intracomm("");
             m.bind(merged, newRank, ids[0], ids[1]);
             m.errhandler = errhandler;
@@ -103,7 +103,7 @@ public final class Intercomm extends Comm
     @Override
     public Intercomm dup()
     {
-        return duplicate(new Intercomm(""));
+        return CommConstruction.duplicate(this, new Intercomm(""));
     }
 
     /** {@link #dup()}, as in Open MPI. */
@@ -117,15 +117,15 @@ public final class Intercomm extends Comm
     @Override
     public Intercomm dupWithInfo(final Info newInfo)
     {
-        final Info hints = hintsOfDup(newInfo);
-        return hinted(dup(), hints);
+        final Info hints = CommConstruction.hintsOfDup(this, newInfo);
+        return CommConstruction.hinted(dup(), hints);
     }
 
     /** Java binding of {@code MPI_COMM_IDUP} (see {@link Comm#iDup()}). */
     @Override
     public Intercomm iDup()
     {
-        return duplicateNonblocking(new Intercomm(""));
+        return CommConstruction.duplicateNonblocking(this, new Intercomm(""));
     }
 
     /** Always true (Java binding of {@code MPI_COMM_TEST_INTER}). */

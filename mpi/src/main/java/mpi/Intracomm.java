@@ -17,7 +17,7 @@ public class Intracomm extends Comm
     @Override
     public Intracomm dup()
     {
-        return duplicate(new Intracomm(""));
+        return CommConstruction.duplicate(this, new Intracomm(""));
     }
 
     /** {@link #dup()}, as in Open MPI. */
@@ -31,15 +31,15 @@ public class Intracomm extends Comm
     @Override
     public Intracomm iDup()
     {
-        return duplicateNonblocking(new Intracomm(""));
+        return CommConstruction.duplicateNonblocking(this, new Intracomm(""));
     }
 
     /** Java binding of {@code MPI_COMM_DUP_WITH_INFO} (see {@link Comm#dupWithInfo}). */
     @Override
     public Intracomm dupWithInfo(final Info newInfo)
     {
-        final Info hints = hintsOfDup(newInfo);
-        return hinted(dup(), hints);
+        final Info hints = CommConstruction.hintsOfDup(this, newInfo);
+        return CommConstruction.hinted(dup(), hints);
     }
 
     /**
@@ -55,10 +55,11 @@ public class Intracomm extends Comm
             check();
             if (color < 0 && color != MPI.UNDEFINED)
             {
-                throw new MPIException(org.shmpi.shm.ErrorClass.ERR_ARG, "split: color must be >= 0 or MPI.UNDEFINED: " +
-                    color);
+                throw new MPIException(org.shmpi.shm.ErrorClass.ERR_ARG,
+                    "split: color must be >= 0 or MPI.UNDEFINED: " + color);
             }
-            final int[] all = allgatherInts(new int[] {color, key}, org.shmpi.shm.BlockedCall.BARRIER);
+            final int[] all = CommConstruction.allgatherInts(this, new int[] {color, key},
+                org.shmpi.shm.BlockedCall.BARRIER);
             if (color == MPI.UNDEFINED)
             {
                 return new Intracomm("");
@@ -77,7 +78,8 @@ public class Intracomm extends Comm
             {
                 sub[i] = members[mine.get(i)[1]];
             }
-            return createOn(sub, new Intracomm(""), "split of " + getName() + ", color " + color);
+            return CommConstruction.createOn(this, sub, new Intracomm(""), "split of " + getName() + ", color " +
+                color);
         }
         catch (final RuntimeException ex)
         {
@@ -140,19 +142,21 @@ public class Intracomm extends Comm
             check();
             final int[] sub = subgroup(group, "create");
             // Every member learns that all called with the same group size (a cheap sanity check).
-            final int[] sizes = allgatherInts(new int[] {sub.length}, org.shmpi.shm.BlockedCall.BARRIER);
+            final int[] sizes = CommConstruction.allgatherInts(this, new int[] {sub.length},
+                org.shmpi.shm.BlockedCall.BARRIER);
             for (final int n : sizes)
             {
                 if (n != sub.length)
                 {
-                    throw new MPIException(org.shmpi.shm.ErrorClass.ERR_GROUP, "create: the members gave different groups");
+                    throw new MPIException(org.shmpi.shm.ErrorClass.ERR_GROUP,
+                        "create: the members gave different groups");
                 }
             }
             if (group.getRank() == MPI.UNDEFINED)
             {
                 return new Intracomm("");
             }
-            return createOn(sub, new Intracomm(""), "create of " + getName());
+            return CommConstruction.createOn(this, sub, new Intracomm(""), "create of " + getName());
         }
         catch (final RuntimeException ex)
         {
@@ -175,9 +179,11 @@ public class Intracomm extends Comm
             final int[] sub = subgroup(group, "createGroup");
             if (group.getRank() == MPI.UNDEFINED)
             {
-                throw new MPIException(org.shmpi.shm.ErrorClass.ERR_GROUP, "createGroup: the caller is not in the group");
+                throw new MPIException(org.shmpi.shm.ErrorClass.ERR_GROUP,
+                    "createGroup: the caller is not in the group");
             }
-            return createOn(sub, new Intracomm(""), "createGroup of " + getName() + ", tag " + tag);
+            return CommConstruction.createOn(this, sub, new Intracomm(""), "createGroup of " + getName() + ", tag " +
+                tag);
         }
         catch (final RuntimeException ex)
         {
@@ -331,7 +337,7 @@ public class Intracomm extends Comm
         final int[] sub = group.members();
         for (final int w : sub)
         {
-            if (commRankOf(w) == MPI.UNDEFINED)
+            if (PointToPoint.commRankOf(this, w) == MPI.UNDEFINED)
             {
                 throw new MPIException(org.shmpi.shm.ErrorClass.ERR_GROUP, call + ": world rank " + w +
                     " is not in " + getName());
@@ -341,9 +347,11 @@ public class Intracomm extends Comm
     }
 
     /**
-     * Java binding of {@code MPI_SCAN}: rank r receives the reduction of the contributions of ranks 0 to r, in rank order. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_SCAN}: rank r receives the reduction of the contributions of ranks 0 to r, in rank
+     * order. Blocks until this member's part is done. Collective.
      */
-    public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         collective(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, true));
     }
@@ -352,13 +360,15 @@ public class Intracomm extends Comm
      * Java binding of {@code MPI_SCAN}, nonblocking ({@code MPI_ISCAN}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op)
+    public final Request iScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
     }
 
     /** + {@link #iScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final Request iScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
     }
@@ -367,13 +377,16 @@ public class Intracomm extends Comm
      * + Java binding of {@code MPI_SCAN_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest scanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final Prequest scanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
-        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false), sendbuf,
+            recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_SCAN with MPI_IN_PLACE}: {@code buf} holds the contribution and receives the result. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_SCAN with MPI_IN_PLACE}: {@code buf} holds the contribution and receives the result.
+     * Blocks until this member's part is done. Collective.
      */
     public final void scan(final Object buf, final int count, final Datatype type, final Op op)
     {
@@ -396,9 +409,11 @@ public class Intracomm extends Comm
     }
 
     /**
-     * Java binding of {@code MPI_EXSCAN}: rank r receives the reduction of the contributions of ranks 0 to r - 1; rank 0's {@code recvbuf} is left as it is. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_EXSCAN}: rank r receives the reduction of the contributions of ranks 0 to r - 1; rank
+     * 0's {@code recvbuf} is left as it is. Blocks until this member's part is done. Collective.
      */
-    public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         collective(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, true));
     }
@@ -407,13 +422,15 @@ public class Intracomm extends Comm
      * Java binding of {@code MPI_EXSCAN}, nonblocking ({@code MPI_IEXSCAN}): returns at once; the buffers
      * must not be touched until the request completes.
      */
-    public final Request iExScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type, final Op op)
+    public final Request iExScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
     }
 
     /** + {@link #iExScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
-    public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
         return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
     }
@@ -422,13 +439,16 @@ public class Intracomm extends Comm
      * + Java binding of {@code MPI_EXSCAN_INIT} (MPI-4 persistent collective): each {@link Prequest#start()}
      * runs the operation once on the buffers given here.
      */
-    public final Prequest exScanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
+    public final Prequest exScanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op)
     {
-        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false), sendbuf, recvbuf);
+        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false), sendbuf,
+            recvbuf);
     }
 
     /**
-     * Java binding of {@code MPI_EXSCAN with MPI_IN_PLACE}: {@code buf} holds the contribution and receives the result. Blocks until this member's part is done. Collective.
+     * Java binding of {@code MPI_EXSCAN with MPI_IN_PLACE}: {@code buf} holds the contribution and receives the result.
+     * Blocks until this member's part is done. Collective.
      */
     public final void exScan(final Object buf, final int count, final Datatype type, final Op op)
     {
@@ -457,8 +477,8 @@ public class Intracomm extends Comm
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iScanDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op,
-        final CompletionCallback callback)
+    public final void iScanDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final CompletionCallback callback)
     {
         iScan(sendbuf, recvbuf, count, type, op).onComplete(callback);
     }
@@ -468,8 +488,8 @@ public class Intracomm extends Comm
      * completes, during a later MPI call of this rank; there is no request to wait for. The
      * buffers stay reachable until then.
      */
-    public final void iExScanDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op,
-        final CompletionCallback callback)
+    public final void iExScanDetached(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final CompletionCallback callback)
     {
         iExScan(sendbuf, recvbuf, count, type, op).onComplete(callback);
     }

@@ -73,7 +73,7 @@ final class Locality
         final List<CpuSet> domains = t.domains(level);
         final int[] spanned = t.domainsSpanned(level, rankCpus(t));
         // Every rank must read the same machine, or the masks below would differ in meaning.
-        final int[] counts = comm.allgatherInts(new int[] {domains.size()}, BlockedCall.BARRIER);
+        final int[] counts = CommConstruction.allgatherInts(comm, new int[] {domains.size()}, BlockedCall.BARRIER);
         for (int r = 0; r < counts.length; r++)
         {
             if (counts[r] != domains.size())
@@ -88,7 +88,7 @@ final class Locality
         {
             mask[d >>> 5] |= 1 << (d & 31);
         }
-        final int[] all = comm.allgatherInts(mask, BlockedCall.BARRIER);
+        final int[] all = CommConstruction.allgatherInts(comm, mask, BlockedCall.BARRIER);
         final int n = all.length / words;
         final int[] group = new int[n];
         for (int r = 0; r < n; r++)
@@ -138,7 +138,7 @@ final class Locality
             // No topology: this member's place is unknown, so nobody groups (but it still
             // takes part in the exchange, as every member must).
         }
-        final int[] all = comm.allgatherInts(mine, BlockedCall.BARRIER);
+        final int[] all = CommConstruction.allgatherInts(comm, mine, BlockedCall.BARRIER);
         for (int level = 0; level < 2; level++)
         {
             final int[] labels = new int[size];

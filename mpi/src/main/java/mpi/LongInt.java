@@ -1,7 +1,8 @@
 package mpi;
 
 /**
- * The pair type MPI_LONG_INT: a long value and an int index, laid out as C lays out the struct (value, then index, aligned), for
+ * The pair type MPI_LONG_INT: a long value and an int index, laid out as C lays out the struct (value, then index,
+ * aligned), for
  * {@code MINLOC} and {@code MAXLOC}; {@code MPI.longInt} is the instance. {@link #getData}
  * gives a {@link Data} view of one pair in a buffer.
  */

@@ -136,7 +136,9 @@ public final class MPI
     public static final int DISPLACEMENT_CURRENT = (int)ShmFile.DISPLACEMENT_CURRENT;
     public static final int MAX_DATAREP_STRING = 128;
     public static final int MAX_PORT_NAME = 1024;
-    /** + {@code MPI_FILE_NULL}: its error handler ({@link File#setErrhandler}) is that of opens, deletes and new files. */
+    /**
+     * + {@code MPI_FILE_NULL}: its error handler ({@link File#setErrhandler}) is that of opens, deletes and new files.
+     */
     public static final File FILE_NULL = File.nullFile();
 
     /** Bytes of accounting each buffered-mode message takes in the attached buffer. */
@@ -271,7 +273,10 @@ public final class MPI
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
 
-    /** {@code MPI_GRAPH}, {@code MPI_CART}, {@code MPI_DIST_GRAPH}: what {@code Comm.getTopology} answers, as in Open MPI. */
+    /**
+     * {@code MPI_GRAPH}, {@code MPI_CART}, {@code MPI_DIST_GRAPH}: what {@code Comm.getTopology} answers, as in Open
+     * MPI.
+     */
     public static final int GRAPH = 1;
     public static final int CART = 2;
     public static final int DIST_GRAPH = 3;
@@ -442,7 +447,8 @@ public final class MPI
     }
 
     /** Names of the context ids in use, for status reports ({@code shmrun --status}). */
-    private static final java.util.Map<Integer, String> CONTEXT_NAMES = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private static final java.util.Map<Integer, String> CONTEXT_NAMES =
+        new java.util.concurrent.ConcurrentSkipListMap<>();
 
     /** Names a communicator's two context ids in status reports (communicators call it when made). */
     static void nameContexts(final Comm comm, final String name)
@@ -579,7 +585,7 @@ public final class MPI
             // (a library's clean-up hook), the last set first.
             COMM_SELF.deleteAllAttributes();
             awaitUnbufferedSends();
-            COMM_WORLD.barrier(BlockedCall.FINALIZE);
+            Collectives.barrier(COMM_WORLD, BlockedCall.FINALIZE);
             finalized = true;
             process.finalized();
             rankContext.close();

@@ -39,16 +39,17 @@ public final class Message
         try
         {
             comm.check();
-            comm.checkSource(source);
-            Comm.checkRecvTag(tag);
+            PointToPoint.checkSource(comm, source);
+            PointToPoint.checkRecvTag(tag);
             this.comm = comm;
             if (source == MPI.PROC_NULL)
             {
                 noProc = true;
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            message = MPI.context().transport().matchedProbeBlocking(comm.contextId, comm.worldSource(source), Comm.engineTag(tag));
-            return comm.statusOf(message);
+            message = MPI.context().transport().matchedProbeBlocking(comm.contextId,
+                PointToPoint.worldSource(comm, source), PointToPoint.engineTag(tag));
+            return PointToPoint.statusOf(comm, message);
         }
         catch (final RuntimeException ex)
         {
@@ -66,23 +67,23 @@ public final class Message
         try
         {
             comm.check();
-            comm.checkSource(source);
-            Comm.checkRecvTag(tag);
+            PointToPoint.checkSource(comm, source);
+            PointToPoint.checkRecvTag(tag);
             if (source == MPI.PROC_NULL)
             {
                 this.comm = comm;
                 noProc = true;
                 return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
             }
-            final UnexpectedMessage m = MPI.context().transport().matchedProbe(comm.contextId, comm.worldSource(source),
-                Comm.engineTag(tag));
+            final UnexpectedMessage m = MPI.context().transport().matchedProbe(comm.contextId,
+                PointToPoint.worldSource(comm, source), PointToPoint.engineTag(tag));
             if (m == null)
             {
                 return null;
             }
             this.comm = comm;
             message = m;
-            return comm.statusOf(m);
+            return PointToPoint.statusOf(comm, m);
         }
         catch (final RuntimeException ex)
         {
@@ -119,8 +120,8 @@ public final class Message
         try
         {
             final long bytes = Buffers.bytes(buf, count, type);
-            final RecvRequest r = MPI.context().transport().matchedReceive(message, Buffers.base(buf), Buffers.offset(buf), bytes,
-                type.layout());
+            final RecvRequest r = MPI.context().transport().matchedReceive(message, Buffers.base(buf),
+                Buffers.offset(buf), bytes, type.layout());
             message = null;
             // The engine may hold only the raw address: the buffer must outlive a freed request.
             r.retain(buf);

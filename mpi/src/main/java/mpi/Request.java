@@ -101,7 +101,7 @@ public class Request implements Freeable, AutoCloseable
                 s.cancelled = true;
                 return s;
             }
-            return new Status(comm.commRankOf(r.source()), r.tag(), r.errorClass(), r.storedLength());
+            return new Status(PointToPoint.commRankOf(comm, r.source()), r.tag(), r.errorClass(), r.storedLength());
         }
         final Status s = Status.empty();
         if (operation != null)
@@ -465,7 +465,8 @@ public class Request implements Freeable, AutoCloseable
         {
             if (requests[i] == null)
             {
-                throw new MPIException(ErrorClass.ERR_REQUEST, "null request at index " + i + " (use MPI.REQUEST_NULL)");
+                throw new MPIException(ErrorClass.ERR_REQUEST, "null request at index " + i +
+                    " (use MPI.REQUEST_NULL)");
             }
         }
     }

@@ -209,7 +209,9 @@ public abstract class Struct
         return offset;
     }
 
-    /** The predefined type of the same layout, for the pair types (so that MPI.int2.getType() is MPI.INT2); else null. */
+    /**
+     * The predefined type of the same layout, for the pair types (so that MPI.int2.getType() is MPI.INT2); else null.
+     */
     Datatype namedType()
     {
         return null;

@@ -34,6 +34,7 @@ public abstract class UserFunction
      */
     public void call(final ByteBuffer in, final ByteBuffer inOut, final int count, final Datatype datatype)
     {
-        throw new UnsupportedOperationException("UserFunction.call(ByteBuffer, ByteBuffer, int, Datatype) is not implemented");
+        throw new UnsupportedOperationException(
+            "UserFunction.call(ByteBuffer, ByteBuffer, int, Datatype) is not implemented");
     }
 }

@@ -48,7 +48,10 @@ public final class Win implements Freeable
     public static final int WIN_NULL = 0;
     /** {@code MPI_Win_allocate}: each member's memory on pages of its own. */
     public static final int FLAVOR_PRIVATE = 0;
-    /** {@code MPI_Win_allocate_shared}: the members' memory one contiguous segment unless info {@code alloc_shared_noncontig} is true. */
+    /**
+     * {@code MPI_Win_allocate_shared}: the members' memory one contiguous segment unless info {@code
+     * alloc_shared_noncontig} is true.
+     */
     public static final int FLAVOR_SHARED = 1;
 
     private static final Attributes ATTRIBUTES = new Attributes("window");
@@ -118,7 +121,8 @@ public final class Win implements Freeable
      * {@code base}'s type per member, zeroed, displacement unit {@code dispUnit} elements.
      * Collective over {@code comm}.
      */
-    public Win(final int size, final int dispUnit, final Info info, final Comm comm, final Buffer base, final int flavor)
+    public Win(final int size, final int dispUnit, final Info info, final Comm comm, final Buffer base,
+        final int flavor)
     {
         MPI.check();
         final int element = elementSize(base, comm);
@@ -226,7 +230,8 @@ public final class Win implements Freeable
         {
             return 2;
         }
-        if (base instanceof IntBuffer || base instanceof FloatBuffer || base instanceof int[] || base instanceof float[])
+        if (base instanceof IntBuffer || base instanceof FloatBuffer || base instanceof int[] ||
+            base instanceof float[])
         {
             return 4;
         }
@@ -695,7 +700,9 @@ public final class Win implements Freeable
         return requestFor();
     }
 
-    /** Java binding of {@code MPI_RGET_ACCUMULATE}: {@link #getAccumulate}, and its request (see {@link #requestFor}). */
+    /**
+     * Java binding of {@code MPI_RGET_ACCUMULATE}: {@link #getAccumulate}, and its request (see {@link #requestFor}).
+     */
     public Request rGetAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final Buffer result,
         final int resultCount, final Datatype resultType, final int targetRank, final int targetDisp,
         final int targetCount, final Datatype targetType, final Op op)
@@ -800,7 +807,10 @@ public final class Win implements Freeable
         }
     }
 
-    /** Java binding of {@code MPI_WIN_LOCK}: {@code MPI.LOCK_EXCLUSIVE} or {@code MPI.LOCK_SHARED} on member {@code rank}. */
+    /**
+     * Java binding of {@code MPI_WIN_LOCK}: {@code MPI.LOCK_EXCLUSIVE} or {@code MPI.LOCK_SHARED} on member {@code
+     * rank}.
+     */
     public void lock(final int lockType, final int rank, final int assertion)
     {
         final ShmWindow w = live();
@@ -862,7 +872,9 @@ public final class Win implements Freeable
         call(w -> w.unlockAll());
     }
 
-    /** Java binding of {@code MPI_WIN_SYNC}: orders this process's loads and stores on window memory with the others'. */
+    /**
+     * Java binding of {@code MPI_WIN_SYNC}: orders this process's loads and stores on window memory with the others'.
+     */
     public void sync()
     {
         call(w -> w.sync());
@@ -1040,7 +1052,7 @@ public final class Win implements Freeable
         live();
         if (errhandler.winFunction != null)
         {
-            errhandler.winFunction.call(this, Comm.applicationError(errorCode));
+            errhandler.winFunction.call(this, CommErrors.applicationError(errorCode));
             return;
         }
         comm.errhandler = errhandler;
