@@ -2,7 +2,6 @@ package mpi;
 
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
-import org.shmpi.coll.CollectiveOp;
 import org.shmpi.coll.Members;
 import org.shmpi.coll.NeighborExchange;
 import org.shmpi.coll.Reduce;

@@ -15,7 +15,8 @@ import java.util.Properties;
  * affinity holds from the first instruction (before the JIT and GC threads start) and needs no
  * native code; this class only builds the command prefix and reads back the current mask.
  */
-public final class Binding {
+public final class Binding
+{
     /**
      * Property the launcher sets on every rank: the CPUs it placed the rank on (a CPU list of the
      * launcher's topology), or, for a rank it did not bind, every CPU the rank may use. It tells
@@ -26,7 +27,8 @@ public final class Binding {
 
     private static final String ALLOWED_LIST_KEY = "Cpus_allowed_list:";
 
-    private Binding() {
+    private Binding()
+    {
     }
 
     /**
@@ -36,16 +38,19 @@ public final class Binding {
      * @param cpus the CPUs, non-empty
      * @return an immutable list
      */
-    public static List<String> taskset(final CpuSet cpus) {
+    public static List<String> taskset(final CpuSet cpus)
+    {
         Objects.requireNonNull(cpus, "cpus");
-        if (cpus.isEmpty()) {
+        if (cpus.isEmpty())
+        {
             throw new IllegalArgumentException("cannot bind to no cpus: cpus=\"\"");
         }
         return List.of("taskset", "-c", cpus.toString());
     }
 
     /** @return the CPUs this process may run on, from {@code /proc/self/status}. */
-    public static CpuSet currentAffinity() {
+    public static CpuSet currentAffinity()
+    {
         return currentAffinity(Path.of("/proc/self/status"));
     }
 
@@ -57,19 +62,25 @@ public final class Binding {
      * @return the CPUs, non-empty
      * @throws IllegalArgumentException naming the property if its value is not a non-empty CPU list
      */
-    public static CpuSet rankCpus(final Properties settings) {
+    public static CpuSet rankCpus(final Properties settings)
+    {
         final String value = settings.getProperty(RANK_CPUS_PROP_NAME);
-        if (value == null || value.isBlank()) {
+        if (value == null || value.isBlank())
+        {
             return currentAffinity();
         }
         final CpuSet cpus;
-        try {
+        try
+        {
             cpus = CpuSet.parse(value.strip());
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             throw new IllegalArgumentException("bad cpu list: " + RANK_CPUS_PROP_NAME + "=" + value + ", "
                 + e.getMessage(), e);
         }
-        if (cpus.isEmpty()) {
+        if (cpus.isEmpty())
+        {
             throw new IllegalArgumentException("empty cpu list: " + RANK_CPUS_PROP_NAME + "=" + value);
         }
         return cpus;
@@ -83,11 +94,15 @@ public final class Binding {
      * @throws UncheckedIOException if the file cannot be read
      * @throws IllegalArgumentException if it has no well-formed {@code Cpus_allowed_list} line
      */
-    public static CpuSet currentAffinity(final Path procSelfStatus) {
+    public static CpuSet currentAffinity(final Path procSelfStatus)
+    {
         final String text;
-        try {
+        try
+        {
             text = Files.readString(procSelfStatus, StandardCharsets.UTF_8);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             throw new UncheckedIOException("cannot read status file: file=" + procSelfStatus, e);
         }
         final String line = findAllowedLine(text).orElseThrow(() -> new IllegalArgumentException(
@@ -99,19 +114,27 @@ public final class Binding {
      * @param statusText contents of a status file
      * @return the parsed {@code Cpus_allowed_list}, empty if absent or malformed
      */
-    static Optional<CpuSet> parseCpusAllowedList(final String statusText) {
-        return findAllowedLine(statusText).flatMap(value -> {
-            try {
+    static Optional<CpuSet> parseCpusAllowedList(final String statusText)
+    {
+        return findAllowedLine(statusText).flatMap(value ->
+        {
+            try
+            {
                 return Optional.of(CpuSet.parse(value));
-            } catch (final IllegalArgumentException e) {
+            }
+            catch (final IllegalArgumentException e)
+            {
                 return Optional.empty();
             }
         });
     }
 
-    private static Optional<String> findAllowedLine(final String statusText) {
-        for (final String line : statusText.split("\\R")) {
-            if (line.startsWith(ALLOWED_LIST_KEY)) {
+    private static Optional<String> findAllowedLine(final String statusText)
+    {
+        for (final String line : statusText.split("\\R"))
+        {
+            if (line.startsWith(ALLOWED_LIST_KEY))
+            {
                 return Optional.of(line.substring(ALLOWED_LIST_KEY.length()));
             }
         }

@@ -4,7 +4,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /** How ranks are bound to CPUs; see {@link RankMapper} for the exact placement of each. */
-public enum MappingPolicy {
+public enum MappingPolicy
+{
     /** Each rank on one hardware thread, filling distinct cores before sharing any. */
     CORE,
     /** Each rank on every allowed CPU of one NUMA node, nodes taken round-robin. */
@@ -17,10 +18,13 @@ public enum MappingPolicy {
      * @return the policy
      * @throws IllegalArgumentException naming the value and the allowed ones
      */
-    public static MappingPolicy parse(final String text) {
+    public static MappingPolicy parse(final String text)
+    {
         Objects.requireNonNull(text, "text");
-        for (final MappingPolicy policy : values()) {
-            if (policy.name().equalsIgnoreCase(text.strip())) {
+        for (final MappingPolicy policy : values())
+        {
+            if (policy.name().equalsIgnoreCase(text.strip()))
+            {
                 return policy;
             }
         }
@@ -28,7 +32,8 @@ public enum MappingPolicy {
     }
 
     /** @return the lower-case name {@link #parse(String)} accepts. */
-    public String label() {
+    public String label()
+    {
         return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -31,22 +31,27 @@ import java.util.Objects;
  * Processes not bound inside one node may be given a label of their own (e.g. -1, or one per
  * set of nodes they span); they are then placed as one more node.
  */
-public final class NumaPlacement {
-    private NumaPlacement() {
+public final class NumaPlacement
+{
+    private NumaPlacement()
+    {
     }
 
     /**
      * An undirected weighted graph over vertices {@code 0..n-1} (the new ranks), as adjacency
      * lists; adding an edge twice adds its weights. Self loops are ignored.
      */
-    public static final class Graph {
+    public static final class Graph
+    {
         private final int[][] neighbours;
         private final int[][] weights;
         private final int[] degree;
 
         /** @param vertices number of vertices, non-negative */
-        public Graph(final int vertices) {
-            if (vertices < 0) {
+        public Graph(final int vertices)
+        {
+            if (vertices < 0)
+            {
                 throw new IllegalArgumentException("negative vertex count: vertices=" + vertices);
             }
             neighbours = new int[vertices][4];
@@ -55,7 +60,8 @@ public final class NumaPlacement {
         }
 
         /** @return the number of vertices. */
-        public int size() {
+        public int size()
+        {
             return degree.length;
         }
 
@@ -67,27 +73,35 @@ public final class NumaPlacement {
          * @param weight a positive weight
          * @return this graph
          */
-        public Graph addEdge(final int a, final int b, final int weight) {
+        public Graph addEdge(final int a, final int b, final int weight)
+        {
             checkVertex(a);
             checkVertex(b);
-            if (weight <= 0) {
-                throw new IllegalArgumentException("weight must be positive: a=" + a + ", b=" + b + ", weight=" + weight);
+            if (weight <= 0)
+            {
+                throw new IllegalArgumentException(
+                    "weight must be positive: a=" + a + ", b=" + b + ", weight=" + weight);
             }
-            if (a != b) {
+            if (a != b)
+            {
                 add(a, b, weight);
                 add(b, a, weight);
             }
             return this;
         }
 
-        private void add(final int from, final int to, final int weight) {
-            for (int i = 0; i < degree[from]; i++) {
-                if (neighbours[from][i] == to) {
+        private void add(final int from, final int to, final int weight)
+        {
+            for (int i = 0; i < degree[from]; i++)
+            {
+                if (neighbours[from][i] == to)
+                {
                     weights[from][i] += weight;
                     return;
                 }
             }
-            if (degree[from] == neighbours[from].length) {
+            if (degree[from] == neighbours[from].length)
+            {
                 neighbours[from] = Arrays.copyOf(neighbours[from], 2 * degree[from]);
                 weights[from] = Arrays.copyOf(weights[from], 2 * degree[from]);
             }
@@ -101,19 +115,24 @@ public final class NumaPlacement {
          * @param b a vertex
          * @return the weight of the edge between them, 0 if none
          */
-        public int weight(final int a, final int b) {
+        public int weight(final int a, final int b)
+        {
             checkVertex(a);
             checkVertex(b);
-            for (int i = 0; i < degree[a]; i++) {
-                if (neighbours[a][i] == b) {
+            for (int i = 0; i < degree[a]; i++)
+            {
+                if (neighbours[a][i] == b)
+                {
                     return weights[a][i];
                 }
             }
             return 0;
         }
 
-        private void checkVertex(final int v) {
-            if (v < 0 || v >= degree.length) {
+        private void checkVertex(final int v)
+        {
+            if (v < 0 || v >= degree.length)
+            {
                 throw new IllegalArgumentException("vertex out of range: vertex=" + v + ", vertices=" + degree.length);
             }
         }
@@ -128,38 +147,49 @@ public final class NumaPlacement {
      * @param periods whether each dimension wraps around
      * @return the graph over {@code product(dims)} ranks
      */
-    public static Graph cartesian(final int[] dims, final boolean[] periods) {
+    public static Graph cartesian(final int[] dims, final boolean[] periods)
+    {
         Objects.requireNonNull(dims, "dims");
         Objects.requireNonNull(periods, "periods");
-        if (dims.length != periods.length) {
+        if (dims.length != periods.length)
+        {
             throw new IllegalArgumentException("dims and periods differ in length: dims=" + dims.length
                 + ", periods=" + periods.length);
         }
         long product = 1;
-        for (final int d : dims) {
-            if (d < 1) {
+        for (final int d : dims)
+        {
+            if (d < 1)
+            {
                 throw new IllegalArgumentException("dimension below 1: dims=" + Arrays.toString(dims));
             }
             product *= d;
-            if (product > Integer.MAX_VALUE) {
+            if (product > Integer.MAX_VALUE)
+            {
                 throw new IllegalArgumentException("grid too large: dims=" + Arrays.toString(dims));
             }
         }
         final int n = (int)product;
         final Graph graph = new Graph(n);
         final int[] coords = new int[dims.length];
-        for (int rank = 0; rank < n; rank++) {
+        for (int rank = 0; rank < n; rank++)
+        {
             int rest = rank;
-            for (int d = dims.length - 1; d >= 0; d--) {
+            for (int d = dims.length - 1; d >= 0; d--)
+            {
                 coords[d] = rest % dims[d];
                 rest /= dims[d];
             }
             int stride = 1;
-            for (int d = dims.length - 1; d >= 0; d--) {
+            for (int d = dims.length - 1; d >= 0; d--)
+            {
                 // Each edge once: from a rank to the one above it in dimension d.
-                if (coords[d] + 1 < dims[d]) {
+                if (coords[d] + 1 < dims[d])
+                {
                     graph.addEdge(rank, rank + stride, 1);
-                } else if (periods[d] && dims[d] > 1) {
+                }
+                else if (periods[d] && dims[d] > 1)
+                {
                     graph.addEdge(rank, rank - coords[d] * stride, 1);
                 }
                 stride *= dims[d];
@@ -174,11 +204,13 @@ public final class NumaPlacement {
      * @return {@code processOfRank}: new rank {@code r} is taken by process {@code processOfRank[r]};
      *         a permutation of {@code 0..n-1}
      */
-    public static int[] place(final int[] nodeOfProcess, final Graph graph) {
+    public static int[] place(final int[] nodeOfProcess, final Graph graph)
+    {
         Objects.requireNonNull(nodeOfProcess, "nodeOfProcess");
         Objects.requireNonNull(graph, "graph");
         final int n = nodeOfProcess.length;
-        if (graph.size() != n) {
+        if (graph.size() != n)
+        {
             throw new IllegalArgumentException("graph and processes differ in size: vertices=" + graph.size()
                 + ", processes=" + n);
         }
@@ -186,10 +218,12 @@ public final class NumaPlacement {
         Arrays.setAll(identity, i -> i);
 
         final Map<Integer, List<Integer>> processesByNode = new LinkedHashMap<>();
-        for (int p = 0; p < n; p++) {
+        for (int p = 0; p < n; p++)
+        {
             processesByNode.computeIfAbsent(nodeOfProcess[p], k -> new ArrayList<>()).add(p);
         }
-        if (processesByNode.size() <= 1) {
+        if (processesByNode.size() <= 1)
+        {
             return identity;
         }
 
@@ -197,26 +231,33 @@ public final class NumaPlacement {
         final boolean[] given = new boolean[n];
         final long[] gain = new long[n];
         final boolean[] mine = new boolean[n];
-        for (final List<Integer> processes : processesByNode.values()) {
+        for (final List<Integer> processes : processesByNode.values())
+        {
             Arrays.fill(gain, 0);
             Arrays.fill(mine, false);
             final int capacity = processes.size();
-            for (int taken = 0; taken < capacity; taken++) {
+            for (int taken = 0; taken < capacity; taken++)
+            {
                 int best = -1;
-                for (int r = 0; r < n; r++) {
-                    if (!given[r] && (best < 0 || gain[r] > gain[best])) {
+                for (int r = 0; r < n; r++)
+                {
+                    if (!given[r] && (best < 0 || gain[r] > gain[best]))
+                    {
                         best = r;
                     }
                 }
                 given[best] = true;
                 mine[best] = true;
-                for (int i = 0; i < graph.degree[best]; i++) {
+                for (int i = 0; i < graph.degree[best]; i++)
+                {
                     gain[graph.neighbours[best][i]] += graph.weights[best][i];
                 }
             }
             int next = 0;
-            for (int r = 0; r < n; r++) {
-                if (mine[r]) {
+            for (int r = 0; r < n; r++)
+            {
+                if (mine[r])
+                {
                     processOfRank[r] = processes.get(next++);
                 }
             }
@@ -234,12 +275,16 @@ public final class NumaPlacement {
      * @param graph         the graph over the new ranks
      * @return the cut weight
      */
-    public static long cutWeight(final int[] nodeOfProcess, final int[] processOfRank, final Graph graph) {
+    public static long cutWeight(final int[] nodeOfProcess, final int[] processOfRank, final Graph graph)
+    {
         long cut = 0;
-        for (int r = 0; r < graph.size(); r++) {
-            for (int i = 0; i < graph.degree[r]; i++) {
+        for (int r = 0; r < graph.size(); r++)
+        {
+            for (int i = 0; i < graph.degree[r]; i++)
+            {
                 final int s = graph.neighbours[r][i];
-                if (r < s && nodeOfProcess[processOfRank[r]] != nodeOfProcess[processOfRank[s]]) {
+                if (r < s && nodeOfProcess[processOfRank[r]] != nodeOfProcess[processOfRank[s]])
+                {
                     cut += graph.weights[r][i];
                 }
             }

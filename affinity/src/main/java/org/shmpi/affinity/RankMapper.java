@@ -20,7 +20,8 @@ import java.util.Objects;
  * </ul>
  * Placement depends only on the rank, not on the number of ranks, so a rank can compute its own.
  */
-public final class RankMapper {
+public final class RankMapper
+{
     private final Topology topology;
     private final MappingPolicy policy;
     private final int[] coreOrder;
@@ -31,7 +32,8 @@ public final class RankMapper {
      * @param topology the machine
      * @param policy   the placement policy
      */
-    public RankMapper(final Topology topology, final MappingPolicy policy) {
+    public RankMapper(final Topology topology, final MappingPolicy policy)
+    {
         this.topology = Objects.requireNonNull(topology, "topology");
         this.policy = Objects.requireNonNull(policy, "policy");
         final CpuSet allowed = topology.allowedCpus();
@@ -42,18 +44,23 @@ public final class RankMapper {
             .thenComparingInt(Topology.Core::packageId)
             .thenComparingInt(Topology.Core::coreId));
         int maxThreads = 0;
-        for (final Topology.Core core : cores) {
+        for (final Topology.Core core : cores)
+        {
             final CpuSet threads = core.threads().intersect(allowed);
-            if (!threads.isEmpty()) {
+            if (!threads.isEmpty())
+            {
                 allowedThreadsByCore.add(threads);
                 maxThreads = Math.max(maxThreads, threads.size());
             }
         }
         final int[] order = new int[allowed.size()];
         int n = 0;
-        for (int t = 0; t < maxThreads; t++) {
-            for (final CpuSet threads : allowedThreadsByCore) {
-                if (t < threads.size()) {
+        for (int t = 0; t < maxThreads; t++)
+        {
+            for (final CpuSet threads : allowedThreadsByCore)
+            {
+                if (t < threads.size())
+                {
                     order[n++] = threads.get(t);
                 }
             }
@@ -62,9 +69,11 @@ public final class RankMapper {
 
         final List<Integer> ids = new ArrayList<>();
         final List<CpuSet> sets = new ArrayList<>();
-        topology.numaNodes().forEach((node, cpus) -> {
+        topology.numaNodes().forEach((node, cpus) ->
+        {
             final CpuSet usable = cpus.intersect(allowed);
-            if (!usable.isEmpty()) {
+            if (!usable.isEmpty())
+            {
                 ids.add(node);
                 sets.add(usable);
             }
@@ -74,12 +83,14 @@ public final class RankMapper {
     }
 
     /** @return the policy. */
-    public MappingPolicy policy() {
+    public MappingPolicy policy()
+    {
         return policy;
     }
 
     /** @return the topology. */
-    public Topology topology() {
+    public Topology topology()
+    {
         return topology;
     }
 
@@ -87,9 +98,11 @@ public final class RankMapper {
      * @param rank a rank, non-negative
      * @return the CPUs the rank is bound to; empty for {@link MappingPolicy#NONE}
      */
-    public CpuSet cpusOfRank(final int rank) {
+    public CpuSet cpusOfRank(final int rank)
+    {
         checkRank(rank);
-        switch (policy) {
+        switch (policy)
+        {
             case CORE:
                 return CpuSet.of(coreOrder[rank % coreOrder.length]);
             case NUMA:
@@ -103,9 +116,11 @@ public final class RankMapper {
      * @param rank a rank, non-negative
      * @return the NUMA node the rank runs on; -1 for {@link MappingPolicy#NONE}
      */
-    public int numaNodeOfRank(final int rank) {
+    public int numaNodeOfRank(final int rank)
+    {
         checkRank(rank);
-        switch (policy) {
+        switch (policy)
+        {
             case CORE:
                 return topology.numaNodeOf(coreOrder[rank % coreOrder.length]);
             case NUMA:
@@ -119,19 +134,24 @@ public final class RankMapper {
      * @param nranks number of ranks, non-negative
      * @return {@link #cpusOfRank(int)} for ranks {@code 0..nranks-1}
      */
-    public List<CpuSet> map(final int nranks) {
-        if (nranks < 0) {
+    public List<CpuSet> map(final int nranks)
+    {
+        if (nranks < 0)
+        {
             throw new IllegalArgumentException("negative rank count: nranks=" + nranks);
         }
         final List<CpuSet> result = new ArrayList<>(nranks);
-        for (int rank = 0; rank < nranks; rank++) {
+        for (int rank = 0; rank < nranks; rank++)
+        {
             result.add(cpusOfRank(rank));
         }
         return List.copyOf(result);
     }
 
-    private static void checkRank(final int rank) {
-        if (rank < 0) {
+    private static void checkRank(final int rank)
+    {
+        if (rank < 0)
+        {
             throw new IllegalArgumentException("negative rank: rank=" + rank);
         }
     }

@@ -53,12 +53,14 @@ import java.util.TreeSet;
  * by level, type and CPUs, and sizes in bytes, so {@code parse(t.toText()).equals(t)} and
  * {@code parse(t.toText()).toText().equals(t.toText())} hold.
  */
-public final class Topology {
+public final class Topology
+{
     /** Property naming a topology file to use instead of the live system. */
     public static final String TOPOLOGY_FILE_PROP_NAME = "shmpi.topology.file";
 
     /** Kind of cache, spelled as Linux spells it in {@code cache/indexK/type}. */
-    public enum CacheType {
+    public enum CacheType
+    {
         /** Data cache. */
         DATA("Data"),
         /** Instruction cache. */
@@ -68,12 +70,14 @@ public final class Topology {
 
         private final String label;
 
-        CacheType(final String label) {
+        CacheType(final String label)
+        {
             this.label = label;
         }
 
         /** @return the Linux spelling, e.g. {@code "Data"}. */
-        public String label() {
+        public String label()
+        {
             return label;
         }
 
@@ -82,9 +86,12 @@ public final class Topology {
          * @return the type
          * @throws IllegalArgumentException naming the value and the allowed ones
          */
-        public static CacheType parse(final String text) {
-            for (final CacheType type : values()) {
-                if (type.label.equalsIgnoreCase(text.strip())) {
+        public static CacheType parse(final String text)
+        {
+            for (final CacheType type : values())
+            {
+                if (type.label.equalsIgnoreCase(text.strip()))
+                {
                     return type;
                 }
             }
@@ -101,10 +108,13 @@ public final class Topology {
      * @param packageId physical package (socket) id
      * @param nodeId    NUMA node id
      */
-    public record Cpu(int id, int coreId, int packageId, int nodeId) {
+    public record Cpu(int id, int coreId, int packageId, int nodeId)
+    {
         /** Validates that every id is non-negative and the CPU id is in range. */
-        public Cpu {
-            if (id < 0 || id > CpuSet.MAX_CPU_ID || coreId < 0 || packageId < 0 || nodeId < 0) {
+        public Cpu
+        {
+            if (id < 0 || id > CpuSet.MAX_CPU_ID || coreId < 0 || packageId < 0 || nodeId < 0)
+            {
                 throw new IllegalArgumentException("invalid cpu: id=" + id + ", core=" + coreId
                     + ", package=" + packageId + ", node=" + nodeId);
             }
@@ -119,7 +129,8 @@ public final class Topology {
      * @param nodeId    NUMA node of the core's first hardware thread
      * @param threads   the core's hardware threads
      */
-    public record Core(int packageId, int coreId, int nodeId, CpuSet threads) {
+    public record Core(int packageId, int coreId, int nodeId, CpuSet threads)
+    {
     }
 
     /**
@@ -130,12 +141,15 @@ public final class Topology {
      * @param sizeBytes size in bytes; 0 when unknown
      * @param cpus      the CPUs sharing this instance
      */
-    public record Cache(int level, CacheType type, long sizeBytes, CpuSet cpus) {
+    public record Cache(int level, CacheType type, long sizeBytes, CpuSet cpus)
+    {
         /** Validates level, size and that the CPU set is non-empty. */
-        public Cache {
+        public Cache
+        {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(cpus, "cpus");
-            if (level < 1 || sizeBytes < 0 || cpus.isEmpty()) {
+            if (level < 1 || sizeBytes < 0 || cpus.isEmpty())
+            {
                 throw new IllegalArgumentException("invalid cache: level=" + level + ", type=" + type
                     + ", sizeBytes=" + sizeBytes + ", cpus=" + cpus);
             }
@@ -155,15 +169,19 @@ public final class Topology {
     private final List<Core> cores;
     private final List<Cache> caches;
 
-    private Topology(final Collection<Cpu> cpuList, final Collection<Cache> cacheList, final CpuSet allowedCpus) {
+    private Topology(final Collection<Cpu> cpuList, final Collection<Cache> cacheList, final CpuSet allowedCpus)
+    {
         final List<Cpu> sorted = new ArrayList<>(cpuList);
         sorted.sort(Comparator.comparingInt(Cpu::id));
-        if (sorted.isEmpty()) {
+        if (sorted.isEmpty())
+        {
             throw new IllegalArgumentException("topology needs at least one cpu: cpus=0");
         }
         final Map<Integer, Cpu> byId = new HashMap<>();
-        for (final Cpu cpu : sorted) {
-            if (byId.put(cpu.id(), cpu) != null) {
+        for (final Cpu cpu : sorted)
+        {
+            if (byId.put(cpu.id(), cpu) != null)
+            {
                 throw new IllegalArgumentException("duplicate cpu: id=" + cpu.id());
             }
         }
@@ -172,7 +190,8 @@ public final class Topology {
         this.allCpus = CpuSet.of(sorted.stream().mapToInt(Cpu::id).toArray());
 
         final CpuSet allowedSet = allowedCpus == null ? allCpus : allowedCpus;
-        if (allowedSet.isEmpty() || !allCpus.containsAll(allowedSet)) {
+        if (allowedSet.isEmpty() || !allCpus.containsAll(allowedSet))
+        {
             throw new IllegalArgumentException(
                 "allowed cpus must be a non-empty subset of the cpus: allowed=" + allowedSet + ", cpus=" + allCpus);
         }
@@ -180,7 +199,8 @@ public final class Topology {
 
         final SortedMap<Integer, List<Integer>> nodeMembers = new TreeMap<>();
         final Map<List<Integer>, List<Integer>> coreMembers = new LinkedHashMap<>();
-        for (final Cpu cpu : sorted) {
+        for (final Cpu cpu : sorted)
+        {
             nodeMembers.computeIfAbsent(cpu.nodeId(), k -> new ArrayList<>()).add(cpu.id());
             coreMembers.computeIfAbsent(List.of(cpu.packageId(), cpu.coreId()), k -> new ArrayList<>()).add(cpu.id());
         }
@@ -196,12 +216,15 @@ public final class Topology {
 
         final Set<List<Object>> cacheKeys = new HashSet<>();
         final List<Cache> cacheSorted = new ArrayList<>(cacheList);
-        for (final Cache cache : cacheSorted) {
-            if (!allCpus.containsAll(cache.cpus())) {
+        for (final Cache cache : cacheSorted)
+        {
+            if (!allCpus.containsAll(cache.cpus()))
+            {
                 throw new IllegalArgumentException(
                     "cache cpus not in topology: cache=" + cache + ", cpus=" + allCpus);
             }
-            if (!cacheKeys.add(List.of(cache.level(), cache.type(), cache.cpus()))) {
+            if (!cacheKeys.add(List.of(cache.level(), cache.type(), cache.cpus())))
+            {
                 throw new IllegalArgumentException("duplicate cache: cache=" + cache);
             }
         }
@@ -209,7 +232,8 @@ public final class Topology {
         this.caches = List.copyOf(cacheSorted);
     }
 
-    private static CpuSet toSet(final List<Integer> ids) {
+    private static CpuSet toSet(final List<Integer> ids)
+    {
         return CpuSet.of(ids.stream().mapToInt(Integer::intValue).toArray());
     }
 
@@ -221,7 +245,8 @@ public final class Topology {
      * @param allowedCpus the CPUs this process may use, a non-empty subset; {@code null} for all
      * @return the topology
      */
-    public static Topology of(final Collection<Cpu> cpus, final Collection<Cache> caches, final CpuSet allowedCpus) {
+    public static Topology of(final Collection<Cpu> cpus, final Collection<Cache> caches, final CpuSet allowedCpus)
+    {
         return new Topology(cpus, caches, allowedCpus);
     }
 
@@ -229,7 +254,8 @@ public final class Topology {
      * @param allowedCpus a non-empty subset of {@link #allCpus()}
      * @return this topology with a different allowed set
      */
-    public Topology withAllowed(final CpuSet allowedCpus) {
+    public Topology withAllowed(final CpuSet allowedCpus)
+    {
         return new Topology(cpus, caches, Objects.requireNonNull(allowedCpus, "allowedCpus"));
     }
 
@@ -240,9 +266,11 @@ public final class Topology {
      * @param settings configuration properties
      * @return the topology
      */
-    public static Topology detect(final Properties settings) {
+    public static Topology detect(final Properties settings)
+    {
         final String file = settings.getProperty(TOPOLOGY_FILE_PROP_NAME);
-        if (file != null && !file.isBlank()) {
+        if (file != null && !file.isBlank())
+        {
             return load(Path.of(file.strip()));
         }
         return TopologyReader.live();
@@ -256,16 +284,23 @@ public final class Topology {
      * @throws UncheckedIOException if the file cannot be read
      * @throws IllegalArgumentException naming the file and line if it is malformed
      */
-    public static Topology load(final Path file) {
+    public static Topology load(final Path file)
+    {
         final String text;
-        try {
+        try
+        {
             text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             throw new UncheckedIOException("cannot read topology file: file=" + file, e);
         }
-        try {
+        try
+        {
             return parse(text);
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             throw new IllegalArgumentException("bad topology file: file=" + file + ", " + e.getMessage(), e);
         }
     }
@@ -277,7 +312,8 @@ public final class Topology {
      * @return the topology
      * @throws IllegalArgumentException with {@code line=} for malformed input
      */
-    public static Topology parse(final String text) {
+    public static Topology parse(final String text)
+    {
         final List<Cpu> cpuList = new ArrayList<>();
         final List<Cache> cacheList = new ArrayList<>();
         CpuSet allowedCpus = null;
@@ -285,33 +321,41 @@ public final class Topology {
         final Set<Integer> cpuIds = new HashSet<>();
         final Set<List<Object>> cacheKeys = new HashSet<>();
         final String[] lines = text.split("\\R", -1);
-        for (int i = 0; i < lines.length; i++) {
+        for (int i = 0; i < lines.length; i++)
+        {
             final String line = lines[i].strip();
-            if (line.isEmpty() || line.startsWith("#")) {
+            if (line.isEmpty() || line.startsWith("#"))
+            {
                 continue;
             }
-            try {
+            try
+            {
                 final String[] tokens = line.split("\\s+");
-                switch (tokens[0]) {
+                switch (tokens[0])
+                {
                     case "cpu":
                         final Cpu cpu = parseCpuLine(tokens);
-                        if (!cpuIds.add(cpu.id())) {
+                        if (!cpuIds.add(cpu.id()))
+                        {
                             throw new IllegalArgumentException("duplicate cpu: id=" + cpu.id());
                         }
                         cpuList.add(cpu);
                         break;
                     case "cache":
                         final Cache cache = parseCacheLine(tokens);
-                        if (!cacheKeys.add(List.of(cache.level(), cache.type(), cache.cpus()))) {
+                        if (!cacheKeys.add(List.of(cache.level(), cache.type(), cache.cpus())))
+                        {
                             throw new IllegalArgumentException("duplicate cache: cache=" + cache);
                         }
                         cacheList.add(cache);
                         break;
                     case "allowed":
-                        if (allowedCpus != null) {
+                        if (allowedCpus != null)
+                        {
                             throw new IllegalArgumentException("second allowed line");
                         }
-                        if (tokens.length != 2) {
+                        if (tokens.length != 2)
+                        {
                             throw new IllegalArgumentException("expected: allowed <cpulist>");
                         }
                         allowedCpus = CpuSet.parse(tokens[1]);
@@ -320,7 +364,9 @@ public final class Topology {
                         throw new IllegalArgumentException(
                             "unknown directive: value=" + tokens[0] + ", allowed=cpu,cache,allowed");
                 }
-            } catch (final IllegalArgumentException e) {
+            }
+            catch (final IllegalArgumentException e)
+            {
                 throw new IllegalArgumentException(
                     "bad topology line: line=" + (i + 1) + ", text=\"" + line + "\", " + e.getMessage(), e);
             }
@@ -328,8 +374,10 @@ public final class Topology {
         return new Topology(cpuList, cacheList, allowedCpus);
     }
 
-    private static Cpu parseCpuLine(final String[] tokens) {
-        if (tokens.length < 2) {
+    private static Cpu parseCpuLine(final String[] tokens)
+    {
+        if (tokens.length < 2)
+        {
             throw new IllegalArgumentException("expected: cpu <id> core=<c> package=<p> node=<n>");
         }
         final int id = parseNonNegative("id", tokens[1]);
@@ -337,14 +385,17 @@ public final class Topology {
         int pkg = 0;
         int node = 0;
         final Set<String> seen = new HashSet<>();
-        for (int t = 2; t < tokens.length; t++) {
+        for (int t = 2; t < tokens.length; t++)
+        {
             final int eq = tokens[t].indexOf('=');
             final String key = eq < 0 ? tokens[t] : tokens[t].substring(0, eq);
-            if (eq < 0 || !seen.add(key)) {
+            if (eq < 0 || !seen.add(key))
+            {
                 throw new IllegalArgumentException("bad or repeated key: value=" + tokens[t]);
             }
             final String value = tokens[t].substring(eq + 1);
-            switch (key) {
+            switch (key)
+            {
                 case "core":
                     core = parseNonNegative(key, value);
                     break;
@@ -361,26 +412,34 @@ public final class Topology {
         return new Cpu(id, core, pkg, node);
     }
 
-    private static Cache parseCacheLine(final String[] tokens) {
-        if (tokens.length != 5 || !tokens[1].startsWith("L") || !tokens[4].startsWith("cpus=")) {
+    private static Cache parseCacheLine(final String[] tokens)
+    {
+        if (tokens.length != 5 || !tokens[1].startsWith("L") || !tokens[4].startsWith("cpus="))
+        {
             throw new IllegalArgumentException("expected: cache L<level> <type> <size> cpus=<cpulist>");
         }
         final int level = parseNonNegative("level", tokens[1].substring(1));
         final CacheType type = CacheType.parse(tokens[2]);
         final long size = parseSize(tokens[3]);
-        if (size < 0) {
+        if (size < 0)
+        {
             throw new IllegalArgumentException("bad cache size: value=" + tokens[3]);
         }
         return new Cache(level, type, size, CpuSet.parse(tokens[4].substring("cpus=".length())));
     }
 
-    private static int parseNonNegative(final String name, final String value) {
-        try {
+    private static int parseNonNegative(final String name, final String value)
+    {
+        try
+        {
             final int v = Integer.parseInt(value);
-            if (v >= 0) {
+            if (v >= 0)
+            {
                 return v;
             }
-        } catch (final NumberFormatException ignored) {
+        }
+        catch (final NumberFormatException ignored)
+        {
             // reported below with the field name
         }
         throw new IllegalArgumentException("not a non-negative integer: " + name + "=" + value);
@@ -392,14 +451,18 @@ public final class Topology {
      * @param text the size; suffixes K, M, G are binary units, any case, optional trailing "B"
      * @return bytes, or -1 when malformed (sysfs content is untrusted, callers fall back)
      */
-    static long parseSize(final String text) {
+    static long parseSize(final String text)
+    {
         String s = text.strip().toUpperCase(Locale.ROOT);
-        if (s.endsWith("B")) {
+        if (s.endsWith("B"))
+        {
             s = s.substring(0, s.length() - 1);
         }
         long multiplier = 1;
-        if (!s.isEmpty()) {
-            switch (s.charAt(s.length() - 1)) {
+        if (!s.isEmpty())
+        {
+            switch (s.charAt(s.length() - 1))
+            {
                 case 'K':
                     multiplier = 1L << 10;
                     break;
@@ -413,25 +476,30 @@ public final class Topology {
                     break;
             }
         }
-        if (multiplier != 1) {
+        if (multiplier != 1)
+        {
             s = s.substring(0, s.length() - 1);
         }
-        if (s.isEmpty() || s.length() > 12 || !s.chars().allMatch(Character::isDigit)) {
+        if (s.isEmpty() || s.length() > 12 || !s.chars().allMatch(Character::isDigit))
+        {
             return -1;
         }
         return Long.parseLong(s) * multiplier;
     }
 
     /** @return the text form described in the class comment; {@link #parse(String)} reads it back equal. */
-    public String toText() {
+    public String toText()
+    {
         final StringBuilder sb = new StringBuilder();
         sb.append("# shmpi topology: ").append(cpus.size()).append(" cpus, ").append(cores.size())
             .append(" cores, ").append(numaNodes.size()).append(" numa nodes\n");
-        for (final Cpu cpu : cpus) {
+        for (final Cpu cpu : cpus)
+        {
             sb.append("cpu ").append(cpu.id()).append(" core=").append(cpu.coreId())
                 .append(" package=").append(cpu.packageId()).append(" node=").append(cpu.nodeId()).append('\n');
         }
-        for (final Cache cache : caches) {
+        for (final Cache cache : caches)
+        {
             sb.append("cache L").append(cache.level()).append(' ').append(cache.type().label()).append(' ')
                 .append(cache.sizeBytes()).append(" cpus=").append(cache.cpus()).append('\n');
         }
@@ -440,7 +508,8 @@ public final class Topology {
     }
 
     /** @return a multi-line human summary: counts, NUMA nodes, caches, allowed CPUs. */
-    public String describe() {
+    public String describe()
+    {
         final StringBuilder sb = new StringBuilder();
         final int threadsPerCore = cores.stream().mapToInt(c -> c.threads().size()).max().orElse(1);
         sb.append("CPUs: ").append(cpuCount()).append(" (").append(allowed.size()).append(" allowed)\n");
@@ -452,7 +521,8 @@ public final class Topology {
             .append(" (").append(set.size()).append(")\n"));
         // Group instances by (level, type, size): hybrid CPUs have same-level caches of different sizes.
         final Map<String, Integer> cacheGroups = new LinkedHashMap<>();
-        for (final Cache cache : caches) {
+        for (final Cache cache : caches)
+        {
             final String key = "L" + cache.level() + " " + cache.type().label() + ": " + formatSize(cache.sizeBytes());
             cacheGroups.merge(key, 1, Integer::sum);
         }
@@ -462,29 +532,36 @@ public final class Topology {
         return sb.toString();
     }
 
-    private static String formatSize(final long bytes) {
-        if (bytes == 0) {
+    private static String formatSize(final long bytes)
+    {
+        if (bytes == 0)
+        {
             return "size unknown";
         }
-        if (bytes % (1L << 30) == 0) {
+        if (bytes % (1L << 30) == 0)
+        {
             return (bytes >> 30) + " GiB";
         }
-        if (bytes % (1L << 20) == 0) {
+        if (bytes % (1L << 20) == 0)
+        {
             return (bytes >> 20) + " MiB";
         }
-        if (bytes % (1L << 10) == 0) {
+        if (bytes % (1L << 10) == 0)
+        {
             return (bytes >> 10) + " KiB";
         }
         return bytes + " B";
     }
 
     /** @return every CPU, ascending by id. */
-    public List<Cpu> cpus() {
+    public List<Cpu> cpus()
+    {
         return cpus;
     }
 
     /** @return the ids of every CPU. */
-    public CpuSet allCpus() {
+    public CpuSet allCpus()
+    {
         return allCpus;
     }
 
@@ -492,27 +569,32 @@ public final class Topology {
      * @param id a CPU id
      * @return that CPU, or {@code null} if the topology has no such CPU
      */
-    public Cpu cpu(final int id) {
+    public Cpu cpu(final int id)
+    {
         return cpuById.get(id);
     }
 
     /** @return NUMA node id to its CPUs, ascending by node id; only nodes with CPUs appear. */
-    public SortedMap<Integer, CpuSet> numaNodes() {
+    public SortedMap<Integer, CpuSet> numaNodes()
+    {
         return numaNodes;
     }
 
     /** @return the cores, ascending by (package, core id). */
-    public List<Core> cores() {
+    public List<Core> cores()
+    {
         return cores;
     }
 
     /** @return the distinct cache instances, ascending by (level, type, CPUs). */
-    public List<Cache> caches() {
+    public List<Cache> caches()
+    {
         return caches;
     }
 
     /** @return the CPUs this process may run on, a non-empty subset of {@link #allCpus()}. */
-    public CpuSet allowedCpus() {
+    public CpuSet allowedCpus()
+    {
         return allowed;
     }
 
@@ -520,7 +602,8 @@ public final class Topology {
      * @param cpu a CPU id
      * @return its NUMA node, or -1 if the topology has no such CPU
      */
-    public int numaNodeOf(final int cpu) {
+    public int numaNodeOf(final int cpu)
+    {
         final Cpu c = cpuById.get(cpu);
         return c == null ? -1 : c.nodeId();
     }
@@ -529,7 +612,8 @@ public final class Topology {
      * A kind of locality domain: a set of CPUs that share a resource. The domains of one level
      * are disjoint on real machines; {@link #domains(Level)} lists them.
      */
-    public enum Level {
+    public enum Level
+    {
         /** One physical core: its hardware threads. */
         CORE,
         /** One level-3 cache instance (data or unified); a package when the topology lists no L3. */
@@ -549,20 +633,25 @@ public final class Topology {
      * @param level the kind of domain
      * @return the domains, non-empty
      */
-    public List<CpuSet> domains(final Level level) {
+    public List<CpuSet> domains(final Level level)
+    {
         Objects.requireNonNull(level, "level");
         final List<CpuSet> result = new ArrayList<>();
-        switch (level) {
+        switch (level)
+        {
             case CORE:
                 cores.forEach(core -> result.add(core.threads()));
                 break;
             case L3CACHE:
-                for (final Cache cache : caches) {
-                    if (cache.level() == 3 && cache.type() != CacheType.INSTRUCTION) {
+                for (final Cache cache : caches)
+                {
+                    if (cache.level() == 3 && cache.type() != CacheType.INSTRUCTION)
+                    {
                         result.add(cache.cpus());
                     }
                 }
-                if (result.isEmpty()) {
+                if (result.isEmpty())
+                {
                     return domains(Level.PACKAGE);
                 }
                 break;
@@ -590,14 +679,17 @@ public final class Topology {
      * @param cpus  the CPUs the process is bound to, or may run on
      * @return domain indexes, non-empty, ascending
      */
-    public int[] domainsSpanned(final Level level, final CpuSet cpus) {
+    public int[] domainsSpanned(final Level level, final CpuSet cpus)
+    {
         Objects.requireNonNull(cpus, "cpus");
         final List<CpuSet> all = domains(level);
         final CpuSet known = cpus.intersect(allCpus);
         final int[] spanned = new int[all.size()];
         int n = 0;
-        for (int i = 0; i < all.size(); i++) {
-            if (known.isEmpty() || !all.get(i).intersect(known).isEmpty()) {
+        for (int i = 0; i < all.size(); i++)
+        {
+            if (known.isEmpty() || !all.get(i).intersect(known).isEmpty())
+            {
                 spanned[n++] = i;
             }
         }
@@ -605,33 +697,40 @@ public final class Topology {
     }
 
     /** @return the number of CPUs (hardware threads). */
-    public int cpuCount() {
+    public int cpuCount()
+    {
         return cpus.size();
     }
 
     /** @return the number of physical cores. */
-    public int coreCount() {
+    public int coreCount()
+    {
         return cores.size();
     }
 
     /** @return the number of NUMA nodes that have CPUs. */
-    public int numaNodeCount() {
+    public int numaNodeCount()
+    {
         return numaNodes.size();
     }
 
     /** @return the number of physical packages (sockets). */
-    public int packageCount() {
+    public int packageCount()
+    {
         final Set<Integer> packages = new TreeSet<>();
         cpus.forEach(c -> packages.add(c.packageId()));
         return packages.size();
     }
 
     @Override
-    public boolean equals(final Object o) {
-        if (this == o) {
+    public boolean equals(final Object o)
+    {
+        if (this == o)
+        {
             return true;
         }
-        if (!(o instanceof Topology)) {
+        if (!(o instanceof Topology))
+        {
             return false;
         }
         final Topology other = (Topology)o;
@@ -639,13 +738,15 @@ public final class Topology {
     }
 
     @Override
-    public int hashCode() {
+    public int hashCode()
+    {
         return Objects.hash(cpus, caches, allowed);
     }
 
     /** @return a one-line summary; {@link #describe()} and {@link #toText()} give the detail. */
     @Override
-    public String toString() {
+    public String toString()
+    {
         return "Topology{cpus=" + allCpus + ", cores=" + cores.size() + ", numaNodes=" + numaNodes.size()
             + ", caches=" + caches.size() + ", allowed=" + allowed + "}";
     }

@@ -34,16 +34,19 @@ import java.util.regex.Pattern;
  * Nothing here throws for a missing or garbled file: containers and odd kernels hide parts of
  * sysfs, and a degraded topology is better than none.
  */
-public final class TopologyReader {
+public final class TopologyReader
+{
     private static final Pattern CPU_DIR = Pattern.compile("cpu(\\d+)");
     private static final Pattern NODE_DIR = Pattern.compile("node(\\d+)");
     private static final Pattern INDEX_DIR = Pattern.compile("index(\\d+)");
 
-    private TopologyReader() {
+    private TopologyReader()
+    {
     }
 
     /** @return the topology of this machine, from {@code /sys} and {@code /proc/self/status}. */
-    public static Topology live() {
+    public static Topology live()
+    {
         return fromSys(Path.of("/sys"), Path.of("/proc/self/status"));
     }
 
@@ -55,13 +58,16 @@ public final class TopologyReader {
      *                       {@code /proc/self/status}
      * @return the topology
      */
-    public static Topology fromSys(final Path sysRoot, final Path procSelfStatus) {
+    public static Topology fromSys(final Path sysRoot, final Path procSelfStatus)
+    {
         final Path cpuRoot = sysRoot.resolve("devices/system/cpu");
         final CpuSet online = onlineCpus(cpuRoot);
 
         final Map<Integer, Integer> nodeOfCpu = new TreeMap<>();
         // Ascending node order: should a CPU appear in two node lists, the lower node wins.
-        for (final Map.Entry<Integer, Path> node : numberedEntries(sysRoot.resolve("devices/system/node"), NODE_DIR).entrySet()) {
+        for (final Map.Entry<Integer, Path> node :
+            numberedEntries(sysRoot.resolve("devices/system/node"), NODE_DIR).entrySet())
+        {
             final CpuSet members = readFile(node.getValue().resolve("cpulist"))
                 .flatMap(TopologyReader::parseCpuList).orElse(CpuSet.empty());
             members.stream().forEach(cpu -> nodeOfCpu.putIfAbsent(cpu, node.getKey()));
@@ -69,12 +75,14 @@ public final class TopologyReader {
 
         final List<Topology.Cpu> cpus = new ArrayList<>();
         final Map<List<Object>, Topology.Cache> caches = new LinkedHashMap<>();
-        for (final int id : online.toArray()) {
+        for (final int id : online.toArray())
+        {
             final Path cpuDir = cpuRoot.resolve("cpu" + id);
             final int core = readNonNegativeInt(cpuDir.resolve("topology/core_id")).orElse(id);
             final int pkg = readNonNegativeInt(cpuDir.resolve("topology/physical_package_id")).orElse(0);
             cpus.add(new Topology.Cpu(id, core, pkg, nodeOfCpu.getOrDefault(id, 0)));
-            for (final Path index : numberedEntries(cpuDir.resolve("cache"), INDEX_DIR).values()) {
+            for (final Path index : numberedEntries(cpuDir.resolve("cache"), INDEX_DIR).values())
+            {
                 readCache(index, id, online).ifPresent(
                     cache -> caches.putIfAbsent(List.of(cache.level(), cache.type(), cache.cpus()), cache));
             }
@@ -82,86 +90,119 @@ public final class TopologyReader {
 
         CpuSet allowed = readFile(procSelfStatus).flatMap(Binding::parseCpusAllowedList)
             .map(set -> set.intersect(online)).orElse(online);
-        if (allowed.isEmpty()) {
+        if (allowed.isEmpty())
+        {
             allowed = online;
         }
         return Topology.of(cpus, caches.values(), allowed);
     }
 
-    private static CpuSet onlineCpus(final Path cpuRoot) {
-        CpuSet online = readFile(cpuRoot.resolve("online")).flatMap(TopologyReader::parseCpuList).orElse(CpuSet.empty());
-        if (online.isEmpty()) {
-            online = CpuSet.of(numberedEntries(cpuRoot, CPU_DIR).keySet().stream().mapToInt(Integer::intValue).toArray());
+    private static CpuSet onlineCpus(final Path cpuRoot)
+    {
+        CpuSet online = readFile(cpuRoot.resolve("online")).flatMap(TopologyReader::parseCpuList)
+            .orElse(CpuSet.empty());
+        if (online.isEmpty())
+        {
+            online = CpuSet.of(numberedEntries(cpuRoot, CPU_DIR).keySet().stream()
+                .mapToInt(Integer::intValue).toArray());
         }
-        if (online.isEmpty()) {
+        if (online.isEmpty())
+        {
             online = CpuSet.range(0, Math.max(1, Runtime.getRuntime().availableProcessors()) - 1);
         }
         return online;
     }
 
-    private static Optional<Topology.Cache> readCache(final Path index, final int cpu, final CpuSet online) {
+    private static Optional<Topology.Cache> readCache(final Path index, final int cpu, final CpuSet online)
+    {
         final Optional<Integer> level = readNonNegativeInt(index.resolve("level")).filter(l -> l >= 1);
-        final Optional<Topology.CacheType> type = readFile(index.resolve("type")).flatMap(text -> {
-            try {
+        final Optional<Topology.CacheType> type = readFile(index.resolve("type")).flatMap(text ->
+        {
+            try
+            {
                 return Optional.of(Topology.CacheType.parse(text));
-            } catch (final IllegalArgumentException e) {
+            }
+            catch (final IllegalArgumentException e)
+            {
                 return Optional.empty();
             }
         });
-        if (level.isEmpty() || type.isEmpty()) {
+        if (level.isEmpty() || type.isEmpty())
+        {
             return Optional.empty();
         }
         final long size = readFile(index.resolve("size")).map(Topology::parseSize).filter(s -> s >= 0).orElse(0L);
         CpuSet shared = readFile(index.resolve("shared_cpu_list")).flatMap(TopologyReader::parseCpuList)
             .orElse(CpuSet.of(cpu)).intersect(online);
-        if (shared.isEmpty()) {
+        if (shared.isEmpty())
+        {
             shared = CpuSet.of(cpu);
         }
         return Optional.of(new Topology.Cache(level.get(), type.get(), size, shared));
     }
 
-    private static Optional<CpuSet> parseCpuList(final String text) {
-        try {
+    private static Optional<CpuSet> parseCpuList(final String text)
+    {
+        try
+        {
             return Optional.of(CpuSet.parse(text));
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             return Optional.empty();
         }
     }
 
-    private static Optional<Integer> readNonNegativeInt(final Path file) {
-        return readFile(file).flatMap(text -> {
-            try {
+    private static Optional<Integer> readNonNegativeInt(final Path file)
+    {
+        return readFile(file).flatMap(text ->
+        {
+            try
+            {
                 final int value = Integer.parseInt(text.strip());
                 return value >= 0 ? Optional.of(value) : Optional.empty();
-            } catch (final NumberFormatException e) {
+            }
+            catch (final NumberFormatException e)
+            {
                 return Optional.empty();
             }
         });
     }
 
-    private static Optional<String> readFile(final Path file) {
-        try {
+    private static Optional<String> readFile(final Path file)
+    {
+        try
+        {
             return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             // Missing, unreadable (sysfs can answer EINVAL) or not UTF-8: the caller falls back.
             return Optional.empty();
         }
     }
 
     /** Entries of {@code dir} whose names match {@code pattern} (one number group), by that number. */
-    private static TreeMap<Integer, Path> numberedEntries(final Path dir, final Pattern pattern) {
+    private static TreeMap<Integer, Path> numberedEntries(final Path dir, final Pattern pattern)
+    {
         final TreeMap<Integer, Path> entries = new TreeMap<>();
-        if (!Files.isDirectory(dir)) {
+        if (!Files.isDirectory(dir))
+        {
             return entries;
         }
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-            for (final Path entry : stream) {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir))
+        {
+            for (final Path entry : stream)
+            {
                 final Matcher m = pattern.matcher(entry.getFileName().toString());
-                if (m.matches() && m.group(1).length() <= 9) {
+                if (m.matches() && m.group(1).length() <= 9)
+                {
                     entries.put(Integer.parseInt(m.group(1)), entry);
                 }
             }
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             // Treated as an empty directory, like a missing one.
             entries.clear();
         }

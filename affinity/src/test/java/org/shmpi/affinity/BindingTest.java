@@ -12,31 +12,36 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class BindingTest {
+class BindingTest
+{
     @TempDir
     Path tmp;
 
     @Test
-    void tasksetPrefixUsesCanonicalList() {
+    void tasksetPrefixUsesCanonicalList()
+    {
         assertEquals(List.of("taskset", "-c", "0-3,8,10-11"), Binding.taskset(CpuSet.of(0, 1, 2, 3, 8, 10, 11)));
         assertEquals(List.of("taskset", "-c", "5"), Binding.taskset(CpuSet.of(5)));
         assertThrows(UnsupportedOperationException.class, () -> Binding.taskset(CpuSet.of(1)).add("java"));
     }
 
     @Test
-    void tasksetRejectsEmptySet() {
+    void tasksetRejectsEmptySet()
+    {
         assertThrows(IllegalArgumentException.class, () -> Binding.taskset(CpuSet.empty()));
     }
 
     @Test
-    void currentAffinityReadsAllowedList() {
+    void currentAffinityReadsAllowedList()
+    {
         final Path status = tmp.resolve("status");
         FakeSys.write(status, FakeSys.status("0-2,7"));
         assertEquals(CpuSet.parse("0-2,7"), Binding.currentAffinity(status));
     }
 
     @Test
-    void currentAffinityFailsClearly() {
+    void currentAffinityFailsClearly()
+    {
         final Path status = tmp.resolve("status");
         FakeSys.write(status, "Name:\tjava\nCpus_allowed:\t3\n");
         final IllegalArgumentException e =
@@ -47,7 +52,8 @@ class BindingTest {
     }
 
     @Test
-    void liveAffinityMatchesLiveTopology() {
+    void liveAffinityMatchesLiveTopology()
+    {
         final CpuSet live = Binding.currentAffinity();
         assertFalse(live.isEmpty());
         final Topology t = TopologyReader.live();

@@ -14,10 +14,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class CpuSetTest {
+class CpuSetTest
+{
     @ParameterizedTest
     @ValueSource(strings = {"0", "0-3", "0-3,8,10-11", "1,3,5", "0-1", "7,9-10,65535", "2-4,6-8"})
-    void canonicalFormRoundTrips(final String text) {
+    void canonicalFormRoundTrips(final String text)
+    {
         final CpuSet set = CpuSet.parse(text);
         assertEquals(text, set.toString());
         assertEquals(set, CpuSet.parse(set.toString()));
@@ -34,17 +36,20 @@ class CpuSetTest {
         "10-11,0-3,8|0-3,8,10-11",
         "2-2|2",
     })
-    void nonCanonicalInputIsNormalised(final String text, final String canonical) {
+    void nonCanonicalInputIsNormalised(final String text, final String canonical)
+    {
         assertEquals(canonical, CpuSet.parse(text).toString());
     }
 
     @Test
-    void trailingNewlineFromSysfsIsIgnored() {
+    void trailingNewlineFromSysfsIsIgnored()
+    {
         assertEquals(CpuSet.of(0, 1), CpuSet.parse("0-1\n"));
     }
 
     @Test
-    void emptyStringIsEmptySet() {
+    void emptyStringIsEmptySet()
+    {
         assertTrue(CpuSet.parse("").isEmpty());
         assertTrue(CpuSet.parse(" \n").isEmpty());
         assertEquals("", CpuSet.empty().toString());
@@ -54,13 +59,15 @@ class CpuSetTest {
     @ParameterizedTest
     @ValueSource(strings = {"a", "1-", "-1", "3-1", "1,,2", ",", "1,", "0-70000", "+1", "1-2-3", "0-7:2",
         "0-7:3/2", "0-7:0/2", "4:1/2", "1 2", "0x3"})
-    void malformedInputIsRejectedWithValue(final String text) {
+    void malformedInputIsRejectedWithValue(final String text)
+    {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CpuSet.parse(text));
         assertTrue(e.getMessage().contains("value=\"" + text + "\""), e.getMessage());
     }
 
     @Test
-    void queries() {
+    void queries()
+    {
         final CpuSet set = CpuSet.parse("0-3,8,10-11");
         assertEquals(7, set.size());
         assertTrue(set.contains(0));
@@ -80,20 +87,23 @@ class CpuSetTest {
     }
 
     @Test
-    void toArrayIsACopy() {
+    void toArrayIsACopy()
+    {
         final CpuSet set = CpuSet.of(1, 2);
         set.toArray()[0] = 99;
         assertArrayEquals(new int[] {1, 2}, set.toArray());
     }
 
     @Test
-    void firstAndLastOfEmptyThrow() {
+    void firstAndLastOfEmptyThrow()
+    {
         assertThrows(NoSuchElementException.class, () -> CpuSet.empty().first());
         assertThrows(NoSuchElementException.class, () -> CpuSet.empty().last());
     }
 
     @Test
-    void ofSortsAndDeduplicates() {
+    void ofSortsAndDeduplicates()
+    {
         final CpuSet set = CpuSet.of(11, 0, 3, 2, 1, 10, 8, 0);
         assertEquals("0-3,8,10-11", set.toString());
         assertEquals(CpuSet.parse("0-3,8,10-11"), set);
@@ -103,7 +113,8 @@ class CpuSetTest {
     }
 
     @Test
-    void equalityIsBySetContent() {
+    void equalityIsBySetContent()
+    {
         assertEquals(CpuSet.range(0, 3), CpuSet.of(0, 1, 2, 3));
         assertNotEquals(CpuSet.of(0, 1), CpuSet.of(0, 2));
         assertNotEquals(CpuSet.of(0), CpuSet.empty());
@@ -112,7 +123,8 @@ class CpuSetTest {
     }
 
     @Test
-    void setAlgebra() {
+    void setAlgebra()
+    {
         final CpuSet a = CpuSet.parse("0-5");
         final CpuSet b = CpuSet.parse("4-9");
         assertEquals("0-9", a.union(b).toString());

@@ -11,36 +11,48 @@ import java.nio.file.Path;
  * out like real Linux numbers it: 2 packages = 2 NUMA nodes, 4 cores per package, 2 threads per
  * core, cpu0..7 the first threads and cpu8..15 their siblings.
  */
-final class FakeSys {
+final class FakeSys
+{
     static final String STATUS_FILE = "status";
 
-    private FakeSys() {
+    private FakeSys()
+    {
     }
 
-    static void write(final Path file, final String content) {
-        try {
+    static void write(final Path file, final String content)
+    {
+        try
+        {
             Files.createDirectories(file.getParent());
             Files.writeString(file, content, StandardCharsets.UTF_8);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             throw new UncheckedIOException(e);
         }
     }
 
-    static void mkdirs(final Path dir) {
-        try {
+    static void mkdirs(final Path dir)
+    {
+        try
+        {
             Files.createDirectories(dir);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             throw new UncheckedIOException(e);
         }
     }
 
-    static String status(final String allowedList) {
+    static String status(final String allowedList)
+    {
         return "Name:\tjava\nUmask:\t0022\nCpus_allowed:\tffff\nCpus_allowed_list:\t" + allowedList
             + "\nMems_allowed_list:\t0-1\n";
     }
 
     /** Writes the two-socket tree under {@code root/sys} and a status file; returns the sys root. */
-    static Path twoSocket(final Path root, final String allowedList) {
+    static Path twoSocket(final Path root, final String allowedList)
+    {
         final Path sys = root.resolve("sys");
         final Path cpuRoot = sys.resolve("devices/system/cpu");
         write(cpuRoot.resolve("online"), "0-15\n");
@@ -52,7 +64,8 @@ final class FakeSys {
         write(nodeRoot.resolve("node1/cpulist"), "4-7,12-15\n");
         write(nodeRoot.resolve("possible"), "0-1\n");
         write(nodeRoot.resolve("has_cpu"), "0-1\n");
-        for (int cpu = 0; cpu < 16; cpu++) {
+        for (int cpu = 0; cpu < 16; cpu++)
+        {
             final int firstThread = cpu % 8;
             final int pkg = firstThread / 4;
             final int core = firstThread % 4;
@@ -72,7 +85,8 @@ final class FakeSys {
     }
 
     static void writeCache(final Path index, final int level, final String type, final String size,
-                           final String shared) {
+        final String shared)
+    {
         write(index.resolve("level"), level + "\n");
         write(index.resolve("type"), type + "\n");
         write(index.resolve("size"), size + "\n");
@@ -81,7 +95,8 @@ final class FakeSys {
     }
 
     /** The two-socket topology with every CPU allowed. */
-    static Topology twoSocketTopology(final Path root) {
+    static Topology twoSocketTopology(final Path root)
+    {
         return TopologyReader.fromSys(twoSocket(root, "0-15"), root.resolve(STATUS_FILE));
     }
 }

@@ -14,29 +14,35 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class RankMapperTest {
+class RankMapperTest
+{
     @TempDir
     Path tmp;
 
-    private static List<CpuSet> singles(final int... cpus) {
+    private static List<CpuSet> singles(final int... cpus)
+    {
         final List<CpuSet> sets = new ArrayList<>();
-        for (final int cpu : cpus) {
+        for (final int cpu : cpus)
+        {
             sets.add(CpuSet.of(cpu));
         }
         return sets;
     }
 
     @Test
-    void coreWithFourRanksTakesFirstThreadsOfNodeZero() {
+    void coreWithFourRanksTakesFirstThreadsOfNodeZero()
+    {
         final RankMapper m = new RankMapper(FakeSys.twoSocketTopology(tmp), MappingPolicy.CORE);
         assertEquals(singles(0, 1, 2, 3), m.map(4));
-        for (int r = 0; r < 4; r++) {
+        for (int r = 0; r < 4; r++)
+        {
             assertEquals(0, m.numaNodeOfRank(r));
         }
     }
 
     @Test
-    void coreWithSixteenRanksFillsCoresBeforeSiblings() {
+    void coreWithSixteenRanksFillsCoresBeforeSiblings()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp);
         final RankMapper m = new RankMapper(t, MappingPolicy.CORE);
         final List<CpuSet> map = m.map(16);
@@ -44,7 +50,8 @@ class RankMapperTest {
         assertEquals(16, new HashSet<>(map).size());
         // The first 8 ranks land on 8 distinct cores.
         final HashSet<Topology.Core> cores = new HashSet<>();
-        for (int r = 0; r < 8; r++) {
+        for (int r = 0; r < 8; r++)
+        {
             final int cpu = map.get(r).first();
             t.cores().stream().filter(c -> c.threads().contains(cpu)).forEach(cores::add);
         }
@@ -55,7 +62,8 @@ class RankMapperTest {
     }
 
     @Test
-    void coreWithTwentyRanksWrapsAround() {
+    void coreWithTwentyRanksWrapsAround()
+    {
         final RankMapper m = new RankMapper(FakeSys.twoSocketTopology(tmp), MappingPolicy.CORE);
         final List<CpuSet> map = m.map(20);
         assertEquals(20, map.size());
@@ -65,7 +73,8 @@ class RankMapperTest {
     }
 
     @Test
-    void coreUsesOnlyAllowedCpus() {
+    void coreUsesOnlyAllowedCpus()
+    {
         // cpu1 and its sibling 9 are core (0,1) on node 0; 4 and 5 are cores (1,0) and (1,1) on node 1.
         final Topology t = FakeSys.twoSocketTopology(tmp).withAllowed(CpuSet.parse("1,4-5,9"));
         final RankMapper m = new RankMapper(t, MappingPolicy.CORE);
@@ -75,7 +84,8 @@ class RankMapperTest {
     }
 
     @Test
-    void coreOrdersByNodeBeforePackage() {
+    void coreOrdersByNodeBeforePackage()
+    {
         // Node ids cross packages: package 0 on node 1, package 1 on node 0.
         final Topology t = Topology.parse(String.join("\n",
             "cpu 0 core=0 package=0 node=1",
@@ -86,7 +96,8 @@ class RankMapperTest {
     }
 
     @Test
-    void numaWithThreeRanksAlternatesNodes() {
+    void numaWithThreeRanksAlternatesNodes()
+    {
         final RankMapper m = new RankMapper(FakeSys.twoSocketTopology(tmp), MappingPolicy.NUMA);
         final CpuSet node0 = CpuSet.parse("0-3,8-11");
         final CpuSet node1 = CpuSet.parse("4-7,12-15");
@@ -97,7 +108,8 @@ class RankMapperTest {
     }
 
     @Test
-    void numaSkipsNodesWithoutAllowedCpusAndTrimsToAllowed() {
+    void numaSkipsNodesWithoutAllowedCpusAndTrimsToAllowed()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp).withAllowed(CpuSet.parse("5,12-13"));
         final RankMapper m = new RankMapper(t, MappingPolicy.NUMA);
         assertEquals(List.of(CpuSet.parse("5,12-13"), CpuSet.parse("5,12-13")), m.map(2));
@@ -106,7 +118,8 @@ class RankMapperTest {
     }
 
     @Test
-    void noneBindsNothing() {
+    void noneBindsNothing()
+    {
         final RankMapper m = new RankMapper(FakeSys.twoSocketTopology(tmp), MappingPolicy.NONE);
         final List<CpuSet> map = m.map(3);
         assertEquals(3, map.size());
@@ -116,7 +129,8 @@ class RankMapperTest {
     }
 
     @Test
-    void badRanksAreRejected() {
+    void badRanksAreRejected()
+    {
         final RankMapper m = new RankMapper(FakeSys.twoSocketTopology(tmp), MappingPolicy.CORE);
         assertTrue(m.map(0).isEmpty());
         assertThrows(IllegalArgumentException.class, () -> m.map(-1));
@@ -126,13 +140,15 @@ class RankMapperTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"core", "CORE", " Core ", "numa", "Numa", "none", "NONE"})
-    void policyNamesParse(final String text) {
+    void policyNamesParse(final String text)
+    {
         assertEquals(text.strip().toLowerCase(java.util.Locale.ROOT), MappingPolicy.parse(text).label());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "socket", "cores", "numa-node"})
-    void unknownPolicyNamesTheValueAndTheChoices(final String text) {
+    void unknownPolicyNamesTheValueAndTheChoices(final String text)
+    {
         final IllegalArgumentException e =
             assertThrows(IllegalArgumentException.class, () -> MappingPolicy.parse(text));
         assertTrue(e.getMessage().contains("value=" + text), e.getMessage());

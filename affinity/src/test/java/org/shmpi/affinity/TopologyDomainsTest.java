@@ -7,7 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-class TopologyDomainsTest {
+class TopologyDomainsTest
+{
     /** 2 packages; package 0 is 2 NUMA nodes; an L3 per 2 cores; 8 cores of 2 threads. */
     private static final Topology MACHINE = Topology.parse(String.join("\n",
         "cpu 0 core=0 package=0 node=0", "cpu 1 core=1 package=0 node=0",
@@ -23,7 +24,8 @@ class TopologyDomainsTest {
         "cache L2 Unified 1M cpus=0,8", ""));
 
     @Test
-    void domainsOfEachLevel() {
+    void domainsOfEachLevel()
+    {
         assertEquals(List.of(CpuSet.parse("0-1,8-9"), CpuSet.parse("2-3,10-11"), CpuSet.parse("4-7,12-15")),
             MACHINE.domains(Topology.Level.NUMA));
         assertEquals(List.of(CpuSet.parse("0-3,8-11"), CpuSet.parse("4-7,12-15")),
@@ -37,13 +39,15 @@ class TopologyDomainsTest {
     }
 
     @Test
-    void withoutAnL3TheL3DomainsAreThePackages() {
+    void withoutAnL3TheL3DomainsAreThePackages()
+    {
         final Topology noL3 = Topology.parse("cpu 0 package=0\ncpu 1 package=1\ncache L2 Unified 1M cpus=0\n");
         assertEquals(noL3.domains(Topology.Level.PACKAGE), noL3.domains(Topology.Level.L3CACHE));
     }
 
     @Test
-    void aBoundProcessIsInOneDomainAnUnboundOneInEveryDomainItMayUse() {
+    void aBoundProcessIsInOneDomainAnUnboundOneInEveryDomainItMayUse()
+    {
         assertArrayEquals(new int[] {1}, MACHINE.domainsSpanned(Topology.Level.NUMA, CpuSet.of(10)));
         assertArrayEquals(new int[] {2}, MACHINE.domainsSpanned(Topology.Level.NUMA, CpuSet.parse("4-7")));
         assertArrayEquals(new int[] {0, 1}, MACHINE.domainsSpanned(Topology.Level.NUMA, CpuSet.parse("1-2")));

@@ -12,12 +12,14 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class TopologyReaderTest {
+class TopologyReaderTest
+{
     @TempDir
     Path tmp;
 
     @Test
-    void twoSocketCounts() {
+    void twoSocketCounts()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp);
         assertEquals(16, t.cpuCount());
         assertEquals(8, t.coreCount());
@@ -28,10 +30,12 @@ class TopologyReaderTest {
     }
 
     @Test
-    void twoSocketNumaMembership() {
+    void twoSocketNumaMembership()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp);
         assertEquals(Map.of(0, CpuSet.parse("0-3,8-11"), 1, CpuSet.parse("4-7,12-15")), t.numaNodes());
-        for (int cpu = 0; cpu < 16; cpu++) {
+        for (int cpu = 0; cpu < 16; cpu++)
+        {
             final int expectedNode = (cpu % 8) / 4;
             assertEquals(expectedNode, t.numaNodeOf(cpu), "cpu=" + cpu);
             assertEquals(expectedNode, t.cpu(cpu).packageId(), "cpu=" + cpu);
@@ -41,10 +45,12 @@ class TopologyReaderTest {
     }
 
     @Test
-    void twoSocketCoresPairSiblings() {
+    void twoSocketCoresPairSiblings()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp);
         final List<Topology.Core> cores = t.cores();
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 8; i++)
+        {
             final Topology.Core core = cores.get(i);
             assertEquals(i / 4, core.packageId(), "core index " + i);
             assertEquals(i % 4, core.coreId(), "core index " + i);
@@ -54,15 +60,18 @@ class TopologyReaderTest {
     }
 
     @Test
-    void twoSocketCachesAreDeduplicated() {
+    void twoSocketCachesAreDeduplicated()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp);
         // 8 cores x (L1d + L1i + L2) + 2 packages x L3; each read 2 or 8 times from /sys.
         assertEquals(26, t.caches().size());
         final Map<String, Long> counts = t.caches().stream()
             .collect(Collectors.groupingBy(c -> "L" + c.level() + c.type().label(), Collectors.counting()));
         assertEquals(Map.of("L1Data", 8L, "L1Instruction", 8L, "L2Unified", 8L, "L3Unified", 2L), counts);
-        for (final Topology.Cache cache : t.caches()) {
-            switch (cache.level()) {
+        for (final Topology.Cache cache : t.caches())
+        {
+            switch (cache.level())
+            {
                 case 1:
                     assertEquals(32 * 1024, cache.sizeBytes());
                     assertEquals(2, cache.cpus().size());
@@ -83,7 +92,8 @@ class TopologyReaderTest {
     }
 
     @Test
-    void allowedListIsIntersectedWithOnlineCpus() {
+    void allowedListIsIntersectedWithOnlineCpus()
+    {
         final Path sys = FakeSys.twoSocket(tmp, "2-5,20-23");
         final Topology t = TopologyReader.fromSys(sys, tmp.resolve(FakeSys.STATUS_FILE));
         assertEquals(CpuSet.parse("2-5"), t.allowedCpus());
@@ -91,21 +101,24 @@ class TopologyReaderTest {
     }
 
     @Test
-    void missingStatusFileAllowsEveryCpu() {
+    void missingStatusFileAllowsEveryCpu()
+    {
         final Path sys = FakeSys.twoSocket(tmp, "0");
         final Topology t = TopologyReader.fromSys(sys, tmp.resolve("no-such-status"));
         assertEquals(CpuSet.range(0, 15), t.allowedCpus());
     }
 
     @Test
-    void statusWithoutAllowedLineAllowsEveryCpu() {
+    void statusWithoutAllowedLineAllowsEveryCpu()
+    {
         final Path sys = FakeSys.twoSocket(tmp, "0");
         FakeSys.write(tmp.resolve("status2"), "Name:\tjava\n");
         assertEquals(CpuSet.range(0, 15), TopologyReader.fromSys(sys, tmp.resolve("status2")).allowedCpus());
     }
 
     @Test
-    void missingNodeAndCacheDirsAndTopologyFilesFallBack() {
+    void missingNodeAndCacheDirsAndTopologyFilesFallBack()
+    {
         final Path sys = tmp.resolve("sys");
         final Path cpuRoot = sys.resolve("devices/system/cpu");
         FakeSys.write(cpuRoot.resolve("online"), "0-3\n");
@@ -131,7 +144,8 @@ class TopologyReaderTest {
     }
 
     @Test
-    void withoutOnlineFileCpuDirectoriesAreUsed() {
+    void withoutOnlineFileCpuDirectoriesAreUsed()
+    {
         final Path cpuRoot = tmp.resolve("sys/devices/system/cpu");
         FakeSys.mkdirs(cpuRoot.resolve("cpu0"));
         FakeSys.mkdirs(cpuRoot.resolve("cpu1"));
@@ -144,20 +158,23 @@ class TopologyReaderTest {
     }
 
     @Test
-    void emptySysRootFallsBackToAvailableProcessors() {
+    void emptySysRootFallsBackToAvailableProcessors()
+    {
         final Topology t = TopologyReader.fromSys(tmp.resolve("nothing"), tmp.resolve("absent"));
         assertEquals(Runtime.getRuntime().availableProcessors(), t.cpuCount());
         assertEquals(1, t.numaNodeCount());
     }
 
     @Test
-    void incompleteCacheIndexesDegradeGracefully() {
+    void incompleteCacheIndexesDegradeGracefully()
+    {
         final Path sys = tmp.resolve("sys");
         final Path cpuRoot = sys.resolve("devices/system/cpu");
         FakeSys.write(cpuRoot.resolve("online"), "0-1\n");
         FakeSys.write(sys.resolve("devices/system/node/node0/cpulist"), "0\n");
         FakeSys.write(sys.resolve("devices/system/node/node3/cpulist"), "1\n");
-        for (int cpu = 0; cpu < 2; cpu++) {
+        for (int cpu = 0; cpu < 2; cpu++)
+        {
             final Path cache = cpuRoot.resolve("cpu" + cpu + "/cache");
             FakeSys.write(cache.resolve("index0/level"), "1\n");            // no type: skipped
             FakeSys.write(cache.resolve("index1/level"), "2\n");
@@ -179,7 +196,8 @@ class TopologyReaderTest {
     }
 
     @Test
-    void cacheSizesParse() {
+    void cacheSizesParse()
+    {
         assertEquals(32 * 1024, Topology.parseSize("32K"));
         assertEquals(1024 * 1024, Topology.parseSize("1024K\n"));
         assertEquals(16L << 20, Topology.parseSize("16M"));
@@ -194,7 +212,8 @@ class TopologyReaderTest {
     }
 
     @Test
-    void liveTopologyIsConsistent() {
+    void liveTopologyIsConsistent()
+    {
         final Topology t = TopologyReader.live();
         assertTrue(t.cpuCount() >= 1);
         assertTrue(t.coreCount() >= 1 && t.coreCount() <= t.cpuCount());

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class TopologyTextTest {
+class TopologyTextTest
+{
     private static final String HAND_WRITTEN = String.join("\n",
         "# a small two-node box, written by hand",
         "",
@@ -35,7 +36,8 @@ class TopologyTextTest {
     Path tmp;
 
     @Test
-    void twoSocketRoundTripsExactly() {
+    void twoSocketRoundTripsExactly()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp);
         final String text = t.toText();
         final Topology back = Topology.parse(text);
@@ -47,7 +49,8 @@ class TopologyTextTest {
     }
 
     @Test
-    void restrictedAllowedSetRoundTrips() {
+    void restrictedAllowedSetRoundTrips()
+    {
         final Topology t = FakeSys.twoSocketTopology(tmp).withAllowed(CpuSet.parse("1,4-5,9"));
         final Topology back = Topology.parse(t.toText());
         assertEquals(CpuSet.parse("1,4-5,9"), back.allowedCpus());
@@ -56,7 +59,8 @@ class TopologyTextTest {
     }
 
     @Test
-    void toTextHasTheDocumentedLines() {
+    void toTextHasTheDocumentedLines()
+    {
         final String text = FakeSys.twoSocketTopology(tmp).toText();
         assertTrue(text.startsWith("#"), text);
         assertTrue(text.contains("\ncpu 13 core=1 package=1 node=1\n"), text);
@@ -66,7 +70,8 @@ class TopologyTextTest {
     }
 
     @Test
-    void handWrittenFileParses() {
+    void handWrittenFileParses()
+    {
         final Topology t = Topology.parse(HAND_WRITTEN);
         assertEquals(4, t.cpuCount());
         assertEquals(4, t.coreCount());
@@ -83,7 +88,8 @@ class TopologyTextTest {
     }
 
     @Test
-    void missingAllowedLineMeansAllCpus() {
+    void missingAllowedLineMeansAllCpus()
+    {
         final Topology t = Topology.parse("cpu 0\ncpu 1\n");
         assertEquals(CpuSet.of(0, 1), t.allowedCpus());
         assertEquals(2, t.coreCount());
@@ -107,14 +113,16 @@ class TopologyTextTest {
         "cpu 0\\nallowed 0\\nallowed 0|line=3",
         "cpu 0\\nallowed 0-|line=2",
     })
-    void malformedLinesNameTheLine(final String text, final String expected) {
+    void malformedLinesNameTheLine(final String text, final String expected)
+    {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> Topology.parse(text.replace("\\n", "\n")));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 
     @Test
-    void inconsistentTopologiesAreRejected() {
+    void inconsistentTopologiesAreRejected()
+    {
         assertThrows(IllegalArgumentException.class, () -> Topology.parse(""));
         assertThrows(IllegalArgumentException.class, () -> Topology.parse("cpu 0\nallowed 1\n"));
         assertThrows(IllegalArgumentException.class, () -> Topology.parse("cpu 0\nallowed \n"));
@@ -128,7 +136,8 @@ class TopologyTextTest {
     }
 
     @Test
-    void loadAndDetectUseTheFile() {
+    void loadAndDetectUseTheFile()
+    {
         final Path file = tmp.resolve("box.topology");
         FakeSys.write(file, HAND_WRITTEN);
         final Topology expected = Topology.parse(HAND_WRITTEN);
@@ -139,12 +148,14 @@ class TopologyTextTest {
     }
 
     @Test
-    void detectWithoutFileReadsTheLiveSystem() {
+    void detectWithoutFileReadsTheLiveSystem()
+    {
         assertEquals(TopologyReader.live().allCpus(), Topology.detect(new Properties()).allCpus());
     }
 
     @Test
-    void loadErrorsNameTheFile() {
+    void loadErrorsNameTheFile()
+    {
         final Path missing = tmp.resolve("missing.topology");
         final UncheckedIOException io = assertThrows(UncheckedIOException.class, () -> Topology.load(missing));
         assertTrue(io.getMessage().contains("file=" + missing), io.getMessage());
@@ -155,7 +166,8 @@ class TopologyTextTest {
     }
 
     @Test
-    void describeSummarisesTheMachine() {
+    void describeSummarisesTheMachine()
+    {
         final String d = FakeSys.twoSocketTopology(tmp).withAllowed(CpuSet.parse("0-7")).describe();
         assertTrue(d.contains("CPUs: 16 (8 allowed)"), d);
         assertTrue(d.contains("Cores: 8, up to 2 thread(s) per core"), d);

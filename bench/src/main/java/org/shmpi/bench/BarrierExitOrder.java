@@ -74,7 +74,8 @@ public final class BarrierExitOrder
         if (me == 0)
         {
             System.out.println("# root " + root);
-            System.out.println("# rank  barrier exit after rank 0 (us)  bcast end after rank 0 (us)  bcast (us)  first out");
+            System.out.println(
+                "# rank  barrier exit after rank 0 (us)  bcast end after rank 0 (us)  bcast (us)  first out");
             for (int r = 0; r < n; r++)
             {
                 double exitLag = 0;

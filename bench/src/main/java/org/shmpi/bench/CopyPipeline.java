@@ -57,7 +57,10 @@ public final class CopyPipeline
         }
     }
 
-    /** Nanoseconds of each timed transfer of {@code bytes} (writer's clock: from its first copy until the reader is done). */
+    /**
+     * Nanoseconds of each timed transfer of {@code bytes} (writer's clock: from its first copy until the reader
+     * is done).
+     */
     static long[] run(final int bytes, final int chunk, final int warmup, final int iterations)
         throws InterruptedException
     {

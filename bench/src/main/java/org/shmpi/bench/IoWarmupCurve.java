@@ -83,7 +83,8 @@ public final class IoWarmupCurve
                 t[b++] = System.nanoTime();
             }
             out.setLength(0);
-            out.append("pass ").append(pass).append(" rank ").append(rank).append(" us/call per ").append(k).append(':');
+            out.append("pass ").append(pass).append(" rank ").append(rank).append(" us/call per ").append(k)
+                .append(':');
             for (int j = 1; j < b; j++)
             {
                 out.append(String.format(Locale.ROOT, " %.1f", (t[j] - t[j - 1]) / 1e3 / k));

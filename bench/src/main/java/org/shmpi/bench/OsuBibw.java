@@ -10,7 +10,8 @@ import mpi.Request;
  * post {@code -W} {@code iRecv}s, then {@code -W} {@code iSend}s, then {@code Request.waitAll} on
  * all of them; bandwidth counts the bytes of both directions, in MB/s (10^6 bytes/s).
  *
- * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBibw [-m [MIN:]MAX] [-i N] [-x N] [-W N] [-j N] [-J S] [-b array|buffer]</pre>
+ * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBibw [-m [MIN:]MAX] [-i N] [-x N] [-W N]
+ *     [-j N] [-J S] [-b array|buffer]</pre>
  */
 public final class OsuBibw
 {
@@ -55,7 +56,8 @@ public final class OsuBibw
         {
             comm.barrier();
             final int iterations = o.iterations(size);
-            final double seconds = windows(comm, peer, sbuf, rbuf, requests, size, o.window, o.warmup(size), iterations);
+            final double seconds =
+                windows(comm, peer, sbuf, rbuf, requests, size, o.window, o.warmup(size), iterations);
             if (rank == 0)
             {
                 OsuReport.row(size, 2.0 * size / 1e6 * iterations * o.window / seconds);

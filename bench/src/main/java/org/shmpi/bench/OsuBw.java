@@ -15,7 +15,8 @@ import mpi.Request;
  *
  * <p>See also OsuBibw (both directions at once) and OsuMbwMr (several pairs, message rate).
  *
- * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBw [-m [MIN:]MAX] [-i N] [-x N] [-W N] [-j N] [-J S] [-b array|buffer]</pre>
+ * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBw [-m [MIN:]MAX] [-i N] [-x N] [-W N]
+ *     [-j N] [-J S] [-b array|buffer]</pre>
  */
 public final class OsuBw
 {

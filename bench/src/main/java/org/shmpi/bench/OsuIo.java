@@ -35,7 +35,8 @@ import mpi.MPIException;
 public final class OsuIo
 {
     /** The tests, in the order of {@link #step}'s cases. */
-    private static final List<String> KINDS = List.of("coll_write", "coll_read", "ind_write", "ind_read", "shared_append");
+    private static final List<String> KINDS =
+        List.of("coll_write", "coll_read", "ind_write", "ind_read", "shared_append");
 
     private OsuIo()
     {

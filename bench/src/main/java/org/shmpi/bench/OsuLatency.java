@@ -9,7 +9,8 @@ import mpi.MPIException;
  * rank 0 sends and waits for the same size back; latency is half the mean round trip, in µs.
  * Written against package {@code mpi} only.
  *
- * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuLatency [-m [MIN:]MAX] [-i N] [-x N] [-j N] [-J S] [-b array|buffer]</pre>
+ * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuLatency [-m [MIN:]MAX] [-i N] [-x N]
+ *     [-j N] [-J S] [-b array|buffer]</pre>
  */
 public final class OsuLatency
 {
@@ -39,8 +40,8 @@ public final class OsuLatency
         final Object rbuf = MpiBench.buffer(o, o.bufferBytes(), (byte)'b');
         if (rank == 0)
         {
-            OsuReport.header("# OSU MPI-style Latency Test (shmpi-bench " + PROGRAM + ", blocking send/recv ping-pong)", o,
-                OsuReport.javaVersion());
+            OsuReport.header("# OSU MPI-style Latency Test (shmpi-bench " + PROGRAM +
+                ", blocking send/recv ping-pong)", o, OsuReport.javaVersion());
         }
         comm.barrier();
         MpiBench.jitWarmup(comm, rank, o, () -> pingPong(comm, rank, sbuf, rbuf, o.preludeSize(), 0, o.jitChunk()));

@@ -14,7 +14,8 @@ import mpi.Request;
  * Reported: aggregate MB/s (10^6 bytes/s) and messages/s of all pairs, over the slowest
  * sender's time (its time is sent to rank 0 with point-to-point messages, no collectives needed).
  *
- * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuMbwMr [-m [MIN:]MAX] [-i N] [-x N] [-W N] [-j N] [-J S] [-b array|buffer]</pre>
+ * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuMbwMr [-m [MIN:]MAX] [-i N] [-x N] [-W N]
+ *     [-j N] [-J S] [-b array|buffer]</pre>
  */
 public final class OsuMbwMr
 {

@@ -12,7 +12,8 @@ import mpi.MPIException;
  * latency (half the mean round trip) averaged over the pairs, in µs. Each pair's figure is sent
  * to rank 0 with point-to-point messages (no collectives needed).
  *
- * <pre>shmrun -np 4 -cp shmpi-bench.jar org.shmpi.bench.OsuMultiLat [-m [MIN:]MAX] [-i N] [-x N] [-j N] [-J S] [-b array|buffer]</pre>
+ * <pre>shmrun -np 4 -cp shmpi-bench.jar org.shmpi.bench.OsuMultiLat [-m [MIN:]MAX] [-i N] [-x N]
+ *     [-j N] [-J S] [-b array|buffer]</pre>
  */
 public final class OsuMultiLat
 {
@@ -48,8 +49,8 @@ public final class OsuMultiLat
         {
             OsuReport.header("# OSU MPI-style Multi Latency Test (shmpi-bench " + PROGRAM +
                 ", blocking send/recv ping-pong)", o,
-                String.format(Locale.ROOT, "%d pair(s): rank i with rank i + %d; one-way latency averaged over the pairs",
-                    pairs, pairs),
+                String.format(Locale.ROOT,
+                    "%d pair(s): rank i with rank i + %d; one-way latency averaged over the pairs", pairs, pairs),
                 OsuReport.javaVersion());
         }
         comm.barrier();

@@ -6,11 +6,12 @@ import java.util.Locale;
 
 /**
  * Command-line options shared by the OSU-style benchmarks, with the OSU Micro-Benchmarks'
- * letters: {@code -m [MIN:]MAX} (or, a shmpi extension, a list {@code -m A,B,...}), {@code -i ITER}, {@code -x WARMUP}, {@code -W WINDOW}, plus
- * {@code -b array|buffer} (Java arrays or direct buffers) and {@code -j N} / {@code -J SECONDS}
- * (a one-off JIT warm-up before the first size: at least N small messages and at least SECONDS), and for the
- * collectives {@code --vary} (new send data every iteration). The C twins in {@code bench/native} take the same options and
- * use the same defaults, so every system runs the very same number of iterations.
+ * letters: {@code -m [MIN:]MAX} (or, a shmpi extension, a list {@code -m A,B,...}), {@code -i ITER},
+ * {@code -x WARMUP}, {@code -W WINDOW}, plus {@code -b array|buffer} (Java arrays or direct buffers) and
+ * {@code -j N} / {@code -J SECONDS} (a one-off JIT warm-up before the first size: at least N small messages
+ * and at least SECONDS), and for the collectives {@code --vary} (new send data every iteration). The C twins
+ * in {@code bench/native} take the same options and use the same defaults, so every system runs the very
+ * same number of iterations.
  */
 final class OsuOptions
 {

@@ -377,7 +377,8 @@ public final class Plot
             final int ly = TOP + 10 + row * 22;
             final int lx = LEFT + pw + 16;
             s.append("<line x1=\"").append(lx).append("\" x2=\"").append(lx + 26).append("\" y1=\"").append(ly)
-                .append("\" y2=\"").append(ly).append("\" stroke=\"").append(colour).append("\" stroke-width=\"2\"/>\n");
+                .append("\" y2=\"").append(ly).append("\" stroke=\"").append(colour)
+                .append("\" stroke-width=\"2\"/>\n");
             s.append("<circle cx=\"").append(lx + 13).append("\" cy=\"").append(ly).append("\" r=\"3.5\" fill=\"")
                 .append(colour).append("\"/>\n");
             s.append("<text x=\"").append(lx + 32).append("\" y=\"").append(ly)

@@ -524,7 +524,8 @@ public final class RawRingPingPong
         }
 
         @Override
-        public Action onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        public Action onMessage(
+            final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
         {
             if (length > 0)
             {

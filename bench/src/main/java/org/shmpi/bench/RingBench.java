@@ -59,7 +59,8 @@ public final class RingBench
         final double elapsed = MPI.wtime() - start;
         if (rank == 0)
         {
-            System.out.printf("ring np=%d laps=%d us_per_hop=%.3f%n", size, laps, elapsed * 1e6 / ((double)laps * size));
+            System.out.printf("ring np=%d laps=%d us_per_hop=%.3f%n", size, laps,
+                elapsed * 1e6 / ((double)laps * size));
         }
         MPI.Finalize();
     }

@@ -23,7 +23,10 @@ public final class Agreement
     {
     }
 
-    /** The largest of the members' values, as a blocking collective on {@code members} (called alike on every member). */
+    /**
+     * The largest of the members' values, as a blocking collective on {@code members} (called alike on every
+     * member).
+     */
     public static IntUnaryOperator maxOf(final java.util.function.Supplier<Members> members)
     {
         return value ->

@@ -60,7 +60,8 @@ public final class CollectiveModule implements AutoCloseable
         this.groupLabels = groupLabels;
         for (final CollectiveOp op : CollectiveOp.values())
         {
-            shmAllowed[op.ordinal()] = sharedMemory && !CollectiveSettings.P2P.equals(settings.algorithm(op.settingName()));
+            shmAllowed[op.ordinal()] = sharedMemory
+                && !CollectiveSettings.P2P.equals(settings.algorithm(op.settingName()));
         }
     }
 

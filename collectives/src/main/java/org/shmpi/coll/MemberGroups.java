@@ -39,7 +39,8 @@ final class MemberGroups
         }
         if (labels.length != n)
         {
-            throw new IllegalArgumentException("one group label per member: labels=" + labels.length + ", members=" + n);
+            throw new IllegalArgumentException(
+                "one group label per member: labels=" + labels.length + ", members=" + n);
         }
         final int[] groupOf = new int[n];
         final int[] firstLabel = new int[n];

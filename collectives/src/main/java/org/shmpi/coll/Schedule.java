@@ -196,7 +196,8 @@ public final class Schedule implements ProgressAgent
         {
             failure = ex;
             ctx.progress().deregister(this);
-            final int errorClass = ex instanceof ShmpiException ? ((ShmpiException)ex).errorClass() : ErrorClass.ERR_INTERN;
+            final int errorClass =
+                ex instanceof ShmpiException ? ((ShmpiException)ex).errorClass() : ErrorClass.ERR_INTERN;
             ctx.progress().completeExternal(done, errorClass);
         }
         return 1;

@@ -287,7 +287,8 @@ public final class ShmCollectives implements AutoCloseable
         }
     }
 
-    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED =
+        new java.util.concurrent.atomic.AtomicBoolean();
 
     private static boolean sameMap(final AtomicBuffer b, final int map, final MemberGroups groups)
     {
@@ -371,7 +372,8 @@ public final class ShmCollectives implements AutoCloseable
 
     /**
      * Allreduce of {@code bytes} packed bytes ({@code items} items) of {@code data} with
-     * {@code reducer}; the result, combined in the order of {@link ReductionOrder}, lands in {@code out} (which may be {@code data}).
+     * {@code reducer}; the result, combined in the order of {@link ReductionOrder}, lands in {@code out}
+     * (which may be {@code data}).
      */
     public void allreduce(final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
@@ -493,7 +495,10 @@ public final class ShmCollectives implements AutoCloseable
         finish(k);
     }
 
-    /** All-to-all of {@code bytes} per pair: block r of {@code send} goes to member r, block r of {@code out} comes from it. */
+    /**
+     * All-to-all of {@code bytes} per pair: block r of {@code send} goes to member r, block r of {@code out}
+     * comes from it.
+     */
     public void alltoall(final byte[] send, final int bytes, final byte[] out)
     {
         final long k = blockingOperation();
@@ -592,8 +597,8 @@ public final class ShmCollectives implements AutoCloseable
     {
         if (hierarchy != null)
         {
-            throw new IllegalStateException("no nonblocking shared-memory collectives on a hierarchical communicator: " +
-                "groups=" + groupCount + ", ranks=" + n);
+            throw new IllegalStateException("no nonblocking shared-memory collectives on a hierarchical " +
+                "communicator: groups=" + groupCount + ", ranks=" + n);
         }
         return ++ops;
     }

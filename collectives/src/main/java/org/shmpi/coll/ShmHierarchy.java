@@ -359,7 +359,10 @@ final class ShmHierarchy
         buffer.putLongRelease(release(myGroup, k), k);
     }
 
-    /** Leader: a result of {@code bytes} at {@code acc[at]} into its release line or result slot, then its release seq. */
+    /**
+     * Leader: a result of {@code bytes} at {@code acc[at]} into its release line or result slot, then its
+     * release seq.
+     */
     private void publishResult(final long k, final byte[] acc, final int at, final int bytes)
     {
         final int release = release(myGroup, k);

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.RankContext;
 import org.shmpi.ring.SharedHeap;
@@ -305,7 +304,10 @@ public final class ShmLargeCollectives implements AutoCloseable
         }
     }
 
-    /** Allgather of {@code bytes} packed bytes per member: member r's lands at packed byte {@code r * bytes} of {@code recv}. */
+    /**
+     * Allgather of {@code bytes} packed bytes per member: member r's lands at packed byte {@code r * bytes} of
+     * {@code recv}.
+     */
     public void allgather(final PackedData send, final PackedData recv, final long bytes)
     {
         gatherRounds(-1, send, recv, bytes);
@@ -497,7 +499,8 @@ public final class ShmLargeCollectives implements AutoCloseable
     private int piece()
     {
         final int p = chunkBytes / n;
-        return p >= ShmLargeDescriptor.LINE ? p / ShmLargeDescriptor.LINE * ShmLargeDescriptor.LINE : Math.max(1, p & ~7);
+        return p >= ShmLargeDescriptor.LINE ?
+            p / ShmLargeDescriptor.LINE * ShmLargeDescriptor.LINE : Math.max(1, p & ~7);
     }
 
     /**
@@ -630,7 +633,10 @@ public final class ShmLargeCollectives implements AutoCloseable
         awaitAll(DONE_OFFSET, g);
     }
 
-    /** Where member r's data lies here if it named its shared heap for this round (mapped until {@link #releaseSource}); -1 if in its slot. */
+    /**
+     * Where member r's data lies here if it named its shared heap for this round (mapped until
+     * {@link #releaseSource}); -1 if in its slot.
+     */
     private long sourceAddress(final int r, final long g)
     {
         final long source = buffer.getLong(word(r, ShmLargeDescriptor.sourceOffset(g)));
@@ -664,7 +670,8 @@ public final class ShmLargeCollectives implements AutoCloseable
 
     private long slot(final int rank, final long g)
     {
-        return address + ShmLargeDescriptor.BLOCKS_OFFSET + rank * stride + ShmLargeDescriptor.slotOffset(g, chunkBytes);
+        return address + ShmLargeDescriptor.BLOCKS_OFFSET + rank * stride
+            + ShmLargeDescriptor.slotOffset(g, chunkBytes);
     }
 
     private int word(final int rank, final int which)

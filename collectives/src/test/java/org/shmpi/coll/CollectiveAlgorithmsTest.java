@@ -190,7 +190,8 @@ class CollectiveAlgorithmsTest
                         {
                             expected = multiply(expected, matrix(r, i));
                         }
-                        assertArrayEquals(expected, ints(product, 16 * i, 4), "matrix product in rank order, item " + i);
+                        assertArrayEquals(expected, ints(product, 16 * i, 4),
+                            "matrix product in rank order, item " + i);
                     }
                 }
                 // Gatherv of rank r's r + 1 ints, scatterv back.

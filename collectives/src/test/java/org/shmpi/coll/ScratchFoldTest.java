@@ -123,7 +123,8 @@ class ScratchFoldTest
         }
         final int at = fold.fold(n, bytes, items, reducer);
         final double[] out = new double[items];
-        UnsafeApi.copyMemory(fold.scratch(0), Reducer.BYTES + at, out, UnsafeApi.arrayBaseOffset(double[].class), bytes);
+        UnsafeApi.copyMemory(fold.scratch(0), Reducer.BYTES + at, out, UnsafeApi.arrayBaseOffset(double[].class),
+            bytes);
         return out;
     }
 

@@ -68,7 +68,8 @@ class ShmCollectiveDescriptorTest
         assertEquals(512 + 2 * 384 + 1024, resultOffset(1, 384, 1024));
         assertEquals(512 + 2 * 384 + 2 * 1024, leaderStride(1024, 384));
 
-        // 9 ranks in 3 groups of at most 6 (gather areas of 384 bytes), data slots of 1024: member blocks, leader blocks, map.
+        // 9 ranks in 3 groups of at most 6 (gather areas of 384 bytes), data slots of 1024: member blocks,
+        // leader blocks, map.
         final long blocks = 128 + 9L * (384 + 2 * 1024);
         final long leader = 512 + 2 * 384 + 2 * 1024;
         assertEquals(blocks, leaderOffset(0, 9, 1024, 384));
@@ -133,8 +134,10 @@ class ShmCollectiveDescriptorTest
                 "leader blocks start on a 128-byte boundary");
         }
         assertTrue(INLINE_OFFSET + INLINE_PAYLOAD <= FINISHED_OFFSET, "the payload ends before the finished word");
-        assertTrue(FINISHED_OFFSET + 8 <= 64, "the inline payload and the finished word share the seq word's cache line");
-        assertEquals(0, (SegmentHeaderDescriptor.HEADER_LENGTH + BLOCKS_OFFSET) % LINE, "blocks start on a 128-byte boundary");
+        assertTrue(FINISHED_OFFSET + 8 <= 64,
+            "the inline payload and the finished word share the seq word's cache line");
+        assertEquals(0, (SegmentHeaderDescriptor.HEADER_LENGTH + BLOCKS_OFFSET) % LINE,
+            "blocks start on a 128-byte boundary");
         assertEquals(0, stride(128) % LINE);
     }
 

@@ -26,8 +26,9 @@ import org.shmpi.ring.ThreadedJob;
  * done words, so no done line); hierarchical, 1 per member (its leader's
  * release line) and (g - 1) + (N - 1)(1 + ceil(8g / 64)) per leader (its group's flag lines,
  * the other leaders' gather lines and areas); for barrier n - 1 flat (its flag lines: with no
- * nonblocking operation pending it reads no done line), 1 and (g - 1) + (N - 1) hierarchical. Lines of another group count as crossing nodes. Ranks are threads, n of them
- * on this machine's cores: only the counts are meant, not the time.
+ * nonblocking operation pending it reads no done line), 1 and (g - 1) + (N - 1) hierarchical.
+ * Lines of another group count as crossing nodes. Ranks are threads, n of them on this machine's
+ * cores: only the counts are meant, not the time.
  */
 @Timeout(120)
 class ShmCollectivesLinesTest
@@ -206,8 +207,9 @@ class ShmCollectivesLinesTest
                         ", lines read by rank " + r);
                 }
                 final long total = memberSum + leaderSum;
-                table.append(String.format("n=%d N=%d %-14s %-12s lines/op: total %6d, per member %s, crossing nodes %5d%n",
-                    n, nodes, kinds[kind], hier == 0 ? "flat" : "hierarchical", total,
+                table.append(String.format(
+                    "n=%d N=%d %-14s %-12s lines/op: total %6d, per member %s, crossing nodes %5d%n", n, nodes,
+                    kinds[kind], hier == 0 ? "flat" : "hierarchical", total,
                     hier == 0 ? String.valueOf(memberSum / n) : "1 (leaders " + leaderSum / nodes + ")", totalCross));
                 if (hier == 1)
                 {

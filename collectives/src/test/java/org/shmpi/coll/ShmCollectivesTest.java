@@ -390,8 +390,8 @@ class ShmCollectivesTest
                     shm.alltoall(send, b, got);
                     for (int r = 0; r < n; r++)
                     {
-                        assertArrayEquals(block(1000 * r + me, k, b), java.util.Arrays.copyOfRange(got, r * b, r * b + b),
-                            "alltoall from " + r + " op " + k);
+                        assertArrayEquals(block(1000 * r + me, k, b),
+                            java.util.Arrays.copyOfRange(got, r * b, r * b + b), "alltoall from " + r + " op " + k);
                     }
                     break;
                 }
@@ -495,7 +495,8 @@ class ShmCollectivesTest
         @Override
         public synchronized void putLongRelease(final int index, final long value)
         {
-            if (index == block + ShmCollectiveDescriptor.doneOffset(0) || index == block + ShmCollectiveDescriptor.doneOffset(1))
+            if (index == block + ShmCollectiveDescriptor.doneOffset(0) ||
+                index == block + ShmCollectiveDescriptor.doneOffset(1))
             {
                 done.set((int)value);
             }
@@ -512,7 +513,8 @@ class ShmCollectivesTest
                 final int firstUndone = done.nextClearBit(1);
                 if (value >= firstUndone && violation == null)
                 {
-                    violation = "finished=" + value + " published while operation " + firstUndone + " had not stored done";
+                    violation = "finished=" + value + " published while operation " + firstUndone +
+                        " had not stored done";
                 }
             }
             super.putLong(index, value);

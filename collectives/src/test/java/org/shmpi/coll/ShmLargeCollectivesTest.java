@@ -120,7 +120,8 @@ class ShmLargeCollectivesTest
             // Each rank draws alike: whether this operation's data lies in the shared heap differs by rank.
             final boolean heap = random.nextInt(n + 1) > me;
             final List<ByteBuffer> keep = new ArrayList<>();
-            final String what = "op " + k + " (" + op + "), " + bytes + " bytes, root " + root + ", in place " + inPlace;
+            final String what =
+                "op " + k + " (" + op + "), " + bytes + " bytes, root " + root + ", in place " + inPlace;
             switch (op)
             {
                 case 0:
@@ -190,8 +191,8 @@ class ShmLargeCollectivesTest
                     }
                     final byte[] mine = new byte[bytes];
                     final boolean place = inPlace && me == root;
-                    shm.scatter(root, me == root ? source(ctx, all, heap, keep) : null, place ? null : PackedData.of(mine),
-                        bytes);
+                    shm.scatter(root, me == root ? source(ctx, all, heap, keep) : null,
+                        place ? null : PackedData.of(mine), bytes);
                     if (!place)
                     {
                         assertArrayEquals(data(100 + me, k, bytes), mine, "scatter " + what);

@@ -38,7 +38,8 @@ final class ClassPaths
 
     private static void expand(final Path entry, final Set<String> out, final int depth)
     {
-        if (!out.add(entry.toString()) || depth > 4 || !entry.toString().endsWith(".jar") || !Files.isRegularFile(entry))
+        if (!out.add(entry.toString()) || depth > 4 || !entry.toString().endsWith(".jar") ||
+            !Files.isRegularFile(entry))
         {
             return;
         }

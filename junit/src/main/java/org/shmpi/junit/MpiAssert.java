@@ -51,7 +51,10 @@ public final class MpiAssert
         return MPI.COMM_WORLD.getSize();
     }
 
-    /** Collective over {@code COMM_WORLD}: runs {@code check} on every rank; fails on every rank if it failed on any. */
+    /**
+     * Collective over {@code COMM_WORLD}: runs {@code check} on every rank; fails on every rank if it failed on
+     * any.
+     */
     public static void assertAll(final Executable check)
     {
         assertAll(MPI.COMM_WORLD, check);
@@ -152,7 +155,10 @@ public final class MpiAssert
         onRanks(r -> r == rank, check);
     }
 
-    /** Collective: runs {@code check} on the ranks of {@code COMM_WORLD} that {@code ranks} accepts; every rank fails if it failed on one. */
+    /**
+     * Collective: runs {@code check} on the ranks of {@code COMM_WORLD} that {@code ranks} accepts; every rank
+     * fails if it failed on one.
+     */
     public static void onRanks(final IntPredicate ranks, final Executable check)
     {
         final int r = rank();

@@ -213,7 +213,8 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
 
         @Override
         public void interceptTestMethod(final Invocation<Void> invocation,
-            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
+            throws Throwable
         {
             runOnRanks(invocation, invocationContext, context);
         }
@@ -235,7 +236,8 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
 
         @Override
         public void interceptTestTemplateMethod(final Invocation<Void> invocation,
-            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context) throws Throwable
+            final ReflectiveInvocationContext<Method> invocationContext, final ExtensionContext context)
+            throws Throwable
         {
             runOnRanks(invocation, invocationContext, context);
         }

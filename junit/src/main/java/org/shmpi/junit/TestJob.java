@@ -614,7 +614,8 @@ final class TestJob implements AutoCloseable
         // The launcher stops the other ranks and says why; give it a moment to finish saying it.
         waitFor(launcher, 5_000);
         final StringBuilder msg = new StringBuilder();
-        msg.append("rank ").append(gone.get(0)).append(" (of ").append(np).append(") exited during the test; the job ended");
+        msg.append("rank ").append(gone.get(0)).append(" (of ").append(np)
+            .append(") exited during the test; the job ended");
         if (gone.size() > 1)
         {
             msg.append(", ").append(ranks(gone.subList(1, gone.size()))).append(" stopped with it");

@@ -76,7 +76,8 @@ class MpiExtensionTest
         {
             if (e.getType() == EventType.FINISHED || e.getType() == EventType.SKIPPED)
             {
-                final String parent = e.getTestDescriptor().getParent().map(d -> names.getOrDefault(d.getUniqueId(), d.getDisplayName())).orElse("?");
+                final String parent = e.getTestDescriptor().getParent()
+                    .map(d -> names.getOrDefault(d.getUniqueId(), d.getDisplayName())).orElse("?");
                 m.put(parent + " " + e.getTestDescriptor().getDisplayName(), e);
             }
         }
@@ -169,9 +170,11 @@ class MpiExtensionTest
 
         // Rank 1 fails while rank 0 waits for it: rank 0 is stopped, and the report says where it waited.
         final Throwable waits = failure(ev, "failsWhileTheOtherWaits() [np=2]");
-        assertTrue(waits.getMessage().startsWith("rank 1 (of 2) failed: java.lang.IllegalStateException: rank one gives up"),
+        assertTrue(waits.getMessage()
+            .startsWith("rank 1 (of 2) failed: java.lang.IllegalStateException: rank one gives up"),
             waits.getMessage());
-        assertTrue(waits.getMessage().contains("rank 0 had not finished 2000 ms after rank 1 failed"), waits.getMessage());
+        assertTrue(waits.getMessage().contains("rank 0 had not finished 2000 ms after rank 1 failed"),
+            waits.getMessage());
         assertTrue(waits.getMessage().contains("verdict: no deadlock found: rank 0 recv from 1 (tag 5) <- rank 1 " +
             "is running outside MPI"), waits.getMessage());
 
@@ -207,7 +210,8 @@ class MpiExtensionTest
                 assertTrue(s.getMessage().contains("OtherRankFailed: check failed on rank 1: "), s.getMessage());
             }
         }
-        assertTrue(failure(ev, "notTheSameOnRankOne() [np=3]").getMessage().contains("rank 1 has x where rank 0 has y"));
+        assertTrue(failure(ev, "notTheSameOnRankOne() [np=3]").getMessage()
+            .contains("rank 1 has x where rank 0 has y"));
         assertTrue(failure(ev, "onRankFailsThere() [np=3]").getMessage().contains("only on rank one"));
         final Throwable byRank = failure(ev, "byRankFailsOnTheLastRank() [np=3]");
         assertTrue(byRank.getMessage().startsWith("rank 2 (of 3) failed (3 ranks failed): org.opentest4j." +
@@ -227,7 +231,8 @@ class MpiExtensionTest
         for (final String name : List.of("[np=1] a()", "[np=1] b()", "c() [np=1]", "[np=2] a()", "[np=2] b()",
             "c() [np=2]"))
         {
-            assertEquals(TestExecutionResult.Status.SUCCESSFUL, result(ev, name).getStatus(), name + " in " + ev.keySet());
+            assertEquals(TestExecutionResult.Status.SUCCESSFUL, result(ev, name).getStatus(),
+                name + " in " + ev.keySet());
         }
         // Above the cap, each method of the [np=64] run is skipped with the reason.
         for (final String name : List.of("[np=64] a()", "[np=64] b()"))
@@ -281,7 +286,8 @@ class MpiExtensionTest
         r.testEvents().assertStatistics(s -> s.started(6).succeeded(4).failed(2));
         final Map<String, Event> ev = byName(r);
         final Throwable crash = failure(ev, "b1Crashes() [np=2]");
-        assertTrue(crash.getMessage().startsWith("rank 1 (of 2) exited during the test; the job ended"), crash.getMessage());
+        assertTrue(crash.getMessage().startsWith("rank 1 (of 2) exited during the test; the job ended"),
+            crash.getMessage());
         assertTrue(crash.getMessage().contains("shmrun: rank 1 (pid "), crash.getMessage());
         assertTrue(crash.getMessage().contains("exited with code 7"), crash.getMessage());
         assertTrue(crash.getMessage().contains("output of rank 1:\n  rank 1 about to halt"), crash.getMessage());

@@ -366,7 +366,8 @@ class CollectivesTest
         final Intracomm c = MPI.COMM_WORLD;
         final int n = c.getSize();
         final int me = c.getRank();
-        final Op[] ops = {MPI.MAX, MPI.MIN, MPI.SUM, MPI.PROD, MPI.LAND, MPI.BAND, MPI.LOR, MPI.BOR, MPI.LXOR, MPI.BXOR};
+        final Op[] ops =
+            {MPI.MAX, MPI.MIN, MPI.SUM, MPI.PROD, MPI.LAND, MPI.BAND, MPI.LOR, MPI.BOR, MPI.LXOR, MPI.BXOR};
         for (int o = 0; o < ops.length; o++)
         {
             final Op op = ops[o];
@@ -516,7 +517,8 @@ class CollectivesTest
             final int[] b = (int[])inOutVec;
             for (int i = 0; i < count; i++)
             {
-                final int[] z = multiply(Arrays.copyOfRange(a, 4 * i, 4 * i + 4), Arrays.copyOfRange(b, 4 * i, 4 * i + 4));
+                final int[] z =
+                    multiply(Arrays.copyOfRange(a, 4 * i, 4 * i + 4), Arrays.copyOfRange(b, 4 * i, 4 * i + 4));
                 System.arraycopy(z, 0, b, 4 * i, 4);
             }
         }
@@ -628,7 +630,8 @@ class CollectivesTest
             {
                 final double x = in[i];
                 final double y = base[i];
-                expected[i] = op == MPI.SUM ? x + y : op == MPI.MAX ? Math.max(x, y) : op == MPI.MIN ? Math.min(x, y) : x * y;
+                expected[i] =
+                    op == MPI.SUM ? x + y : op == MPI.MAX ? Math.max(x, y) : op == MPI.MIN ? Math.min(x, y) : x * y;
             }
             final double[] arrays = base.clone();
             Comm.reduceLocal(in, arrays, len, MPI.DOUBLE, op);
@@ -647,8 +650,8 @@ class CollectivesTest
             System.arraycopy(in, 0, shiftedIn, 3, len);
             System.arraycopy(base, 0, shiftedOut, 3, len);
             Comm.reduceLocal(MPI.slice(shiftedIn, 3), MPI.slice(shiftedOut, 3), len, MPI.DOUBLE, op);
-            assertArrayEquals(java.util.Arrays.copyOf(expected, len), java.util.Arrays.copyOfRange(shiftedOut, 3, len + 3),
-                "slices " + op);
+            assertArrayEquals(java.util.Arrays.copyOf(expected, len),
+                java.util.Arrays.copyOfRange(shiftedOut, 3, len + 3), "slices " + op);
             for (int i = 0; i < 3; i++)
             {
                 assertEquals(0.0, shiftedOut[i], "before the slice " + op);

@@ -178,7 +178,10 @@ class DerivedDatatypeTest
         v.free();
     }
 
-    /** Every constructor, by name: applied to {@code old} (with {@code unit} bytes per extent unit) with small fixed arguments. */
+    /**
+     * Every constructor, by name: applied to {@code old} (with {@code unit} bytes per extent unit) with small
+     * fixed arguments.
+     */
     private static final String[] CONSTRUCTORS = {"contiguous", "vector", "hvector", "indexed", "hindexed",
         "indexedBlock", "hindexedBlock", "struct", "resized", "subarray", "darray"};
 
@@ -197,7 +200,8 @@ class DerivedDatatypeTest
             case "struct": return Datatype.createStruct(new int[] {1, 2}, new int[] {0, ext + 8},
                 new Datatype[] {MPI.INT, old});
             case "resized": return Datatype.createResized(old, 0, ext + 8);
-            case "subarray": return Datatype.createSubarray(new int[] {3}, new int[] {2}, new int[] {1}, MPI.ORDER_C, old);
+            case "subarray": return Datatype.createSubarray(new int[] {3}, new int[] {2}, new int[] {1}, MPI.ORDER_C,
+                old);
             case "darray": return Datatype.createDarray(2, 1, new int[] {5}, new int[] {MPI.DISTRIBUTE_CYCLIC},
                 new int[] {2}, new int[] {2}, MPI.ORDER_C, old);
             default: throw new IllegalArgumentException(how);
@@ -227,7 +231,8 @@ class DerivedDatatypeTest
             }
             t.commit();
             final int items = 2;
-            final int span = (t.getTrueLb() + t.getTrueExtent()) * unit / 4 + (items - 1) * t.getExtent() * unit / 4 + 3;
+            final int span =
+                (t.getTrueLb() + t.getTrueExtent()) * unit / 4 + (items - 1) * t.getExtent() * unit / 4 + 3;
             final int n = t.getSize() * items * ("struct".equals(how) ? 1 : 4) / 4;
             assertEquals(true, n >= items && n < span, how + ": " + n + " ints in a span of " + span);
             // Where the type map lies: pack an index array.
@@ -383,7 +388,8 @@ class DerivedDatatypeTest
                     final int expected = inMap ? prev * 1_000_000 + (i / 5) * 3 + (i % 5) / 2 : -9;
                     if (in[i] != expected)
                     {
-                        assertEquals(expected, in[i], "int " + i + " of " + room + ", items " + items + ", direct " + direct);
+                        assertEquals(expected, in[i],
+                            "int " + i + " of " + room + ", items " + items + ", direct " + direct);
                     }
                 }
             }
@@ -687,7 +693,13 @@ class DerivedDatatypeTest
         final int none = Datatype.createKeyval(mpi.Keyval.NO_COPY, mpi.Keyval.NO_DELETE);
         final java.util.concurrent.atomic.AtomicBoolean stuck = new java.util.concurrent.atomic.AtomicBoolean();
         final int bad = Datatype.createKeyval((o, k, v) -> { throw new IllegalStateException("no copy"); },
-            (o, k, v) -> { if (stuck.get()) { throw new MPIException(MPI.ERR_ARG, "stuck"); } });
+            (o, k, v) ->
+            {
+                if (stuck.get())
+                {
+                    throw new MPIException(MPI.ERR_ARG, "stuck");
+                }
+            });
         col.setAttr(none, 1);
         final Datatype d2 = col.dup();
         assertEquals(null, d2.getAttr(none));
@@ -856,7 +868,8 @@ class DerivedDatatypeTest
         // Three columns of a 4 x 5 matrix need 16 + 2 * 16 = 48 doubles: 20 are too few.
         final Datatype col = column();
         assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.send(new double[20], 2, col, next, 8)));
-        assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.recv(new double[10], 1, col, prev, 8)), "a receive checks too");
+        assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.recv(new double[10], 1, col, prev, 8)),
+            "a receive checks too");
         assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.iRecv(new double[10], 1, col, prev, 8)));
         assertEquals(MPI.ERR_BUFFER, errorOf(() -> world.unpack(new byte[32], 0, new double[10], 1, col)));
         final Datatype before = Datatype.createHIndexed(new int[] {1}, new int[] {-8}, MPI.DOUBLE);

@@ -30,7 +30,6 @@ import mpi.FileView;
 import mpi.Info;
 import mpi.Intracomm;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
 

@@ -256,7 +256,8 @@ class GroupInfoEnvironmentTest
             assertEquals(3, seen.size(), "a freed handle stays in use where it is set");
             assertEquals(MPI.ERR_ARG, errorOf(() -> MPI.COMM_SELF.setErrhandler(logging)));
             assertEquals(MPI.ERR_ARG, errorOf(MPI.ERRORS_RETURN::free));
-            MPI.COMM_WORLD.setErrhandler(mpi.Comm.createErrhandler((comm, e) -> {
+            MPI.COMM_WORLD.setErrhandler(mpi.Comm.createErrhandler((comm, e) ->
+            {
                 throw new IllegalStateException("handled: " + e.getErrorClass());
             }));
             final IllegalStateException own = assertThrows(IllegalStateException.class,
@@ -269,7 +270,10 @@ class GroupInfoEnvironmentTest
         }
     }
 
-    /** Communicator names, hints and cached attributes with their callbacks; delete order on free is the reverse of setting. */
+    /**
+     * Communicator names, hints and cached attributes with their callbacks; delete order on free is the reverse
+     * of setting.
+     */
     @Test
     void communicatorNamesInfoAndAttributes()
     {
@@ -340,7 +344,8 @@ class GroupInfoEnvironmentTest
         assertEquals(Integer.toString(MPI.COMM_WORLD.getSize()), env.get("maxprocs"));
         assertEquals(env.get("maxprocs"), env.get("soft"));
         assertEquals("org.shmpi.junit.RankRunner", env.get("command"), "the main class the rank JVM runs");
-        assertEquals(4, env.get("argv").split(" ").length, "RankRunner's host, port, token and pid: " + env.get("argv"));
+        assertEquals(4, env.get("argv").split(" ").length,
+            "RankRunner's host, port, token and pid: " + env.get("argv"));
         assertEquals(MPI.getProcessorName(), env.get("host"));
         assertEquals(System.getProperty("os.arch"), env.get("arch"));
         assertEquals(System.getProperty("user.dir"), env.get("wdir"));

@@ -261,7 +261,8 @@ class LocalityTest
         for (int k = 1; k < n; k++)
         {
             final int[] got = new int[cores];
-            MPI.COMM_WORLD.sendRecv(myCores, cores, MPI.INT, (me + k) % n, 40, got, cores, MPI.INT, (me + n - k) % n, 40);
+            MPI.COMM_WORLD.sendRecv(myCores, cores, MPI.INT, (me + k) % n, 40,
+                got, cores, MPI.INT, (me + n - k) % n, 40);
             coresOf[(me + n - k) % n] = got;
         }
         final int[] group = java.util.stream.IntStream.range(0, n)

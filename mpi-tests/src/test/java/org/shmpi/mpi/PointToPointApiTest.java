@@ -652,14 +652,38 @@ class PointToPointApiTest
         for (int i = 0; i < n; i++)
         {
             final long v = who * 7919L + i * 31L + type;
-            if (array instanceof byte[]) ((byte[])array)[i] = (byte)v;
-            else if (array instanceof char[]) ((char[])array)[i] = (char)v;
-            else if (array instanceof short[]) ((short[])array)[i] = (short)v;
-            else if (array instanceof boolean[]) ((boolean[])array)[i] = (v & 1) == 0;
-            else if (array instanceof int[]) ((int[])array)[i] = (int)v;
-            else if (array instanceof long[]) ((long[])array)[i] = v << 20;
-            else if (array instanceof float[]) ((float[])array)[i] = v / 3.0f;
-            else if (array instanceof double[]) ((double[])array)[i] = v / 3.0;
+            if (array instanceof byte[])
+            {
+                ((byte[])array)[i] = (byte)v;
+            }
+            else if (array instanceof char[])
+            {
+                ((char[])array)[i] = (char)v;
+            }
+            else if (array instanceof short[])
+            {
+                ((short[])array)[i] = (short)v;
+            }
+            else if (array instanceof boolean[])
+            {
+                ((boolean[])array)[i] = (v & 1) == 0;
+            }
+            else if (array instanceof int[])
+            {
+                ((int[])array)[i] = (int)v;
+            }
+            else if (array instanceof long[])
+            {
+                ((long[])array)[i] = v << 20;
+            }
+            else if (array instanceof float[])
+            {
+                ((float[])array)[i] = v / 3.0f;
+            }
+            else if (array instanceof double[])
+            {
+                ((double[])array)[i] = v / 3.0;
+            }
         }
     }
 

@@ -117,7 +117,8 @@ class WindowTest
         win.fence(0);
         for (int i = 0; i < 100; i++)
         {
-            assertEquals(left * 100_000 + i, memory.get(16 * 1024 - 300 + 3 * i), "int " + i + " of the caller's buffer");
+            assertEquals(left * 100_000 + i, memory.get(16 * 1024 - 300 + 3 * i),
+                "int " + i + " of the caller's buffer");
         }
         every3.free();
         win.fence(MPI.MODE_NOSUCCEED);

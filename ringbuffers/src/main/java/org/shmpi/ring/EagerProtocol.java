@@ -25,8 +25,8 @@ final class EagerProtocol
     private final int wholeLimit;
 
     EagerProtocol(
-        final int rank, final InboxTransport transport, final HandshakeTokens tokens, final RequestCompletion completion,
-        final long eagerLimit)
+        final int rank, final InboxTransport transport, final HandshakeTokens tokens,
+        final RequestCompletion completion, final long eagerLimit)
     {
         this.rank = rank;
         this.transport = transport;

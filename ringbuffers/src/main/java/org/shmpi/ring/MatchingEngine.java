@@ -288,7 +288,8 @@ public final class MatchingEngine
             }
             return;
         }
-        final UnexpectedMessage msg = new UnexpectedMessage(context, source, tag, 0, 0, length, false, new byte[length]);
+        final UnexpectedMessage msg =
+            new UnexpectedMessage(context, source, tag, 0, 0, length, false, new byte[length]);
         DataLayout.CONTIGUOUS.unpack(null, address, length, msg.data, BYTE_ARRAY_BASE, 0);
         msg.received = length;
         addUnexpected(msg);
@@ -404,7 +405,10 @@ public final class MatchingEngine
         }
     }
 
-    /** Copies a whole message from {@code address} (contiguous) into a matched receive (single copy) and completes it. */
+    /**
+     * Copies a whole message from {@code address} (contiguous) into a matched receive (single copy)
+     * and completes it.
+     */
     public void copyDirect(final RecvRequest r, final long address)
     {
         copyIntoRequest(r, 0, address, r.messageLength);

@@ -67,7 +67,8 @@ final class PeerSummary
         {
             final Entry x = e.getValue();
             out.append(sep).append(preposition).append(' ')
-                .append(e.getKey() < 0 ? "any" : Integer.toString(e.getKey())).append(": ").append(x.count).append(" (");
+                .append(e.getKey() < 0 ? "any" : Integer.toString(e.getKey())).append(": ").append(x.count)
+                .append(" (");
             if (x.tagCount == 1)
             {
                 out.append(tagText(x.tags[0]));

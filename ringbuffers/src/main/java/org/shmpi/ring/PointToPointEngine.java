@@ -610,7 +610,8 @@ public final class PointToPointEngine implements Transport
         }
 
         @Override
-        public Action onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        public Action onMessage(
+            final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
         {
             dispatch(msgTypeId, buffer, index, length);
             return length >= COMMIT_EACH_BYTES ? Action.COMMIT : Action.CONTINUE;

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
 
-/** Context ids (no constant anywhere: every rank allocating in the same order agrees) and per-context matching queues. */
+/**
+ * Context ids (no constant anywhere: every rank allocating in the same order agrees) and
+ * per-context matching queues.
+ */
 class ContextIdsTest
 {
     @Test

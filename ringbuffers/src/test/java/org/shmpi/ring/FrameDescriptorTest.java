@@ -1,7 +1,6 @@
 package org.shmpi.ring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.shmpi.ring.FrameDescriptor.*;
 
 import java.util.List;

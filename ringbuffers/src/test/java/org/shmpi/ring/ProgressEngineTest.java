@@ -110,7 +110,8 @@ class ProgressEngineTest
             completer.join();
             assertEquals(1, runs.get(), "callback ran once");
             assertSame(completer, ranOn.get(), "on the completing thread");
-            assertFalse(job.context(engine.rank()).progress().completeExternal(request, 0), "second completion is refused");
+            assertFalse(job.context(engine.rank()).progress().completeExternal(request, 0),
+                "second completion is refused");
             final AtomicInteger late = new AtomicInteger();
             request.onComplete(r -> late.incrementAndGet());
             assertEquals(1, late.get(), "a callback registered on a completed request runs at once");

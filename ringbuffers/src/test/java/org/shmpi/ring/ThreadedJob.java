@@ -85,7 +85,8 @@ public final class ThreadedJob implements AutoCloseable
             created = new ThreadedJob(name, root, directory, job, worldSize);
             for (int r = 0; r < worldSize; r++)
             {
-                created.contexts[r] = RankContext.open(directory, job, r, config, Futex.open(config.futexEnabled()), false);
+                created.contexts[r] =
+                    RankContext.open(directory, job, r, config, Futex.open(config.futexEnabled()), false);
                 created.engines[r] = (PointToPointEngine) created.contexts[r].transport();
             }
             return created;

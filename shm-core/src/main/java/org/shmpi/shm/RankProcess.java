@@ -284,8 +284,8 @@ public final class RankProcess implements AutoCloseable
     private static boolean isRuntimeFrame(final StackTraceElement frame)
     {
         final String c = frame.getClassName();
-        return c.startsWith("org.shmpi.shm.") || c.startsWith("org.shmpi.ring.") || c.startsWith("mpi.") || c.startsWith("com.sun.jna.") ||
-            c.startsWith("java.") || c.startsWith("jdk.");
+        return c.startsWith("org.shmpi.shm.") || c.startsWith("org.shmpi.ring.") || c.startsWith("mpi.") ||
+            c.startsWith("com.sun.jna.") || c.startsWith("java.") || c.startsWith("jdk.");
     }
 
     private void onJobAborted()

@@ -347,7 +347,8 @@ class JobDirectoryTest
     void createInAMissingSharedMemoryDirectoryNamesTheSetting()
     {
         final String missing = shmDir.resolve("nowhere").toString();
-        final NoSuchFileException ex = assertThrows(NoSuchFileException.class, () -> JobDirectory.create(missing, 1, 1));
+        final NoSuchFileException ex =
+            assertThrows(NoSuchFileException.class, () -> JobDirectory.create(missing, 1, 1));
         assertTrue(ex.getMessage().contains("shmpi.shm.dir=" + missing), ex.getMessage());
         assertFalse(Files.exists(Path.of(missing)), "shmDir is not created: a typo must not make directories");
     }

@@ -139,7 +139,8 @@ public final class CdsTraining
     {
         final int rank = MPI.COMM_WORLD.getRank();
         final String name = new File(dir, "training.dat").getPath();
-        final mpi.File f = new mpi.File(MPI.COMM_WORLD, name, MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE);
+        final mpi.File f =
+            new mpi.File(MPI.COMM_WORLD, name, MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE);
         final byte[] b = new byte[4096];
         final int[] ints = new int[1024];
         for (int i = 0; i < 300; i++)

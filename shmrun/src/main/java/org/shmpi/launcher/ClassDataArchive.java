@@ -71,7 +71,8 @@ final class ClassDataArchive
             for (final Path p : dir)
             {
                 final String name = p.getFileName().toString();
-                if (!name.startsWith(archive.getFileName().toString()) && !name.endsWith(".lock") && !name.contains(".tmp-"))
+                if (!name.startsWith(archive.getFileName().toString()) && !name.endsWith(".lock") &&
+                    !name.contains(".tmp-"))
                 {
                     Files.deleteIfExists(p);
                 }

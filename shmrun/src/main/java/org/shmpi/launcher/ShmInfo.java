@@ -46,7 +46,8 @@ public final class ShmInfo
         final String setting = System.getProperty(RankJvmDefaults.PROP_NAME, System.getenv(RankJvmDefaults.ENV_NAME));
         sb.append("  ").append(RankJvmDefaults.PROP_NAME).append(" / ").append(RankJvmDefaults.ENV_NAME).append(" = ")
             .append(setting == null ? "default" : setting).append('\n');
-        sb.append("  default JVM flags: ").append(String.join(" ", RankJvmDefaults.selected(null, setting))).append('\n');
+        sb.append("  default JVM flags: ").append(String.join(" ", RankJvmDefaults.selected(null, setting)))
+            .append('\n');
         String dir = System.getProperty(ClassDataArchive.DIR_PROP, System.getenv(ClassDataArchive.DIR_ENV));
         ClassDataArchive archive = null;
         try

@@ -85,12 +85,13 @@ public final class Shmrun
                     return status(options, config, err);
                 case RUN:
                 default:
-                    {
+                {
                     final List<String> jars = shmpiClasspath();
                     final String setting = jvmDefaultsSetting(options);
                     return new Job(options, config, jars, rankJvmFlags(),
                         RankJvmDefaults.selected(options.jvmDefaults, setting),
-                        RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(options, jars) : null, err).run();
+                        RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(options, jars) : null,
+                        err).run();
                 }
             }
         }

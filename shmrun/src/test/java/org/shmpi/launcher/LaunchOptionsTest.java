@@ -242,7 +242,8 @@ class LaunchOptionsTest
         final List<String> jars = List.of(jar.toString());
         final ClassDataArchive one = ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1"));
         assertEquals(one.file(), ClassDataArchive.of(tmp, "/jdk/bin/java", jars, List.of("-Dx=1")).file());
-        assertTrue(one.file().getFileName().toString().matches("shmpi-.+-[0-9a-f]+-[0-9a-f]+\\.jsa"), one.file().toString());
+        assertTrue(one.file().getFileName().toString().matches("shmpi-.+-[0-9a-f]+-[0-9a-f]+\\.jsa"),
+            one.file().toString());
         assertFalse(one.exists());
         final String otherJvm = ClassDataArchive.of(tmp, "/jdk25/bin/java", jars, List.of("-Dx=1")).file().toString();
         assertFalse(otherJvm.equals(one.file().toString()), "another JVM, another archive");
@@ -260,7 +261,8 @@ class LaunchOptionsTest
     {
         assertNull(ClassDataArchive.directory("none", tmp.toString(), Map.of()));
         assertEquals(tmp.resolve("mine"), ClassDataArchive.directory(tmp.resolve("mine").toString(), null, Map.of()));
-        assertEquals(tmp.resolve("home/lib/cds"), ClassDataArchive.directory(null, tmp.resolve("home").toString(), Map.of()));
+        assertEquals(tmp.resolve("home/lib/cds"),
+            ClassDataArchive.directory(null, tmp.resolve("home").toString(), Map.of()));
         assertEquals(tmp.resolve("xdg/shmpi/cds"),
             ClassDataArchive.directory(null, null, Map.of("XDG_CACHE_HOME", tmp.resolve("xdg").toString())));
     }

@@ -147,11 +147,11 @@ class LauncherDefaultsIT
         }
         // The archive was trained by a job of two ranks: the lambdas of a collective's steps,
         // which a job of one never links, come from it instead of being spun at run time.
-        final Result third = ShmrunHarness.start("cds-third", env, null, "-np", "2", "--jvm-arg", "-Xlog:class+load=info",
-            "-cp", TEST_CLASSES.toString(), PROG, "allreduce").finish(60);
+        final Result third = ShmrunHarness.start("cds-third", env, null, "-np", "2",
+            "--jvm-arg", "-Xlog:class+load=info", "-cp", TEST_CLASSES.toString(), PROG, "allreduce").finish(60);
         assertEquals(0, third.exit, third.toString());
-        final List<String> lambdas = third.out.lines().filter(l -> l.contains("org.shmpi.coll.") && l.contains("$$Lambda"))
-            .collect(Collectors.toList());
+        final List<String> lambdas = third.out.lines()
+            .filter(l -> l.contains("org.shmpi.coll.") && l.contains("$$Lambda")).collect(Collectors.toList());
         assertFalse(lambdas.isEmpty(), "an allReduce links lambdas of org.shmpi.coll: " + third);
         for (final String l : lambdas)
         {
@@ -212,7 +212,8 @@ class LauncherDefaultsIT
             for (final String a : args)
             {
                 assertFalse(a.equals("-XX:+UseSerialGC") || a.equals("-XX:+UseG1GC"), "one collector only: " + rank[1]);
-                assertFalse(a.startsWith("-XX:TieredStopAtLevel=") && !a.endsWith("=4"), "the user's level: " + rank[1]);
+                assertFalse(a.startsWith("-XX:TieredStopAtLevel=") && !a.endsWith("=4"),
+                    "the user's level: " + rank[1]);
                 assertFalse(a.startsWith("-XX:SharedArchiveFile"), "the user's -Xshare:off: " + rank[1]);
                 assertFalse(a.startsWith("-Djna.platform.library.path=") && !a.endsWith("=/usr/lib"),
                     "the user's JNA path: " + rank[1]);

@@ -449,7 +449,8 @@ class LifecycleIT
     @Test
     void environmentAndPropertiesReachEveryRank() throws Exception
     {
-        final Result r = run("env", 60, scenario(2, List.of("-x", "SHMPI_TEST_VAR=abc", "-Dshmpi.test.prop=xyz"), "env"));
+        final Result r =
+            run("env", 60, scenario(2, List.of("-x", "SHMPI_TEST_VAR=abc", "-Dshmpi.test.prop=xyz"), "env"));
         assertEquals(0, r.exit, r.toString());
         assertTrue(r.out.contains("ENV rank=0 var=abc prop=xyz ompi=0"), r.toString());
         assertTrue(r.out.contains("ENV rank=1 var=abc prop=xyz ompi=1"), r.toString());
@@ -526,8 +527,9 @@ class LifecycleIT
     /**
      * The launcher never kills a rank in these jobs (its grace period, 60 s after the failure,
      * ends after the harness's 60 s hang guard for the whole run), so the job ends only if every
-     * other rank, blocked on the failed one, stopped by itself when the abort was recorded. How fast they stop (the 2 s of the
-     * design) is printed, not asserted: on a shared machine a clock measures the machine.
+     * other rank, blocked on the failed one, stopped by itself when the abort was recorded. How fast
+     * they stop (the 2 s of the design) is printed, not asserted: on a shared machine a clock
+     * measures the machine.
      */
     private static final List<String> NO_GRACE_KILL = List.of("--mca", "abort.grace.ms", "60000");
 

@@ -103,7 +103,10 @@ class PointToPointApiIT
         assertEquals(List.of(), jobDirectoriesOf(r.pid));
     }
 
-    /** callErrhandler under the default ERRORS_ARE_FATAL aborts the job with that error (under ERRORS_RETURN: junit's PointToPointApiTest). */
+    /**
+     * callErrhandler under the default ERRORS_ARE_FATAL aborts the job with that error (under ERRORS_RETURN:
+     * junit's PointToPointApiTest).
+     */
     @Test
     void callErrhandlerUnderErrorsAreFatalAbortsTheJob() throws Exception
     {
@@ -117,7 +120,10 @@ class PointToPointApiIT
         assertEquals(List.of(), jobDirectoriesOf(r.pid));
     }
 
-    /** File.callErrhandler under ERRORS_ARE_FATAL set on the file aborts the job (under ERRORS_RETURN: junit's OpenMpiBehaviourTest). */
+    /**
+     * File.callErrhandler under ERRORS_ARE_FATAL set on the file aborts the job (under ERRORS_RETURN: junit's
+     * OpenMpiBehaviourTest).
+     */
     @Test
     void fileCallErrhandlerUnderErrorsAreFatalAbortsTheJob(@TempDir final Path dir) throws Exception
     {

@@ -60,7 +60,10 @@ class StatusReportIT
         return job;
     }
 
-    /** {@code shmrun --status PID}, until its verdict is {@code expected} (the waits are permanent; a sample may be early). */
+    /**
+     * {@code shmrun --status PID}, until its verdict is {@code expected} (the waits are permanent; a sample may
+     * be early).
+     */
     private static Result statusUntil(final Running job, final String expected, final String... extra) throws Exception
     {
         Result status = null;
@@ -90,7 +93,8 @@ class StatusReportIT
     @ParameterizedTest(name = "np={0} {1}")
     @CsvSource(delimiter = '|', value = {
         "2|head-to-head|deadlock: rank 0 recv from 1 (tag 7) <- rank 1 recv from 0 (tag 7)",
-        "3|head-to-head|deadlock: rank 0 recv from 1 (tag 7) <- rank 1 recv from 2 (tag 7) <- rank 2 recv from 0 (tag 7)",
+        "3|head-to-head|deadlock: rank 0 recv from 1 (tag 7) <- rank 1 recv from 2 (tag 7) " +
+            "<- rank 2 recv from 0 (tag 7)",
         "2|missing-send|deadlock: rank 0 recv from 1 (tag 5) <- rank 1 finalize (waits for 0)",
         "3|skipped-barrier|deadlock: rank 0 barrier (waits for 2) <- rank 2 recv from 0 (tag 1)",
         "2|any-source|deadlock: every rank is blocked: rank 0 recv from any (tag 3), rank 1 recv from any (tag 3)",
@@ -103,8 +107,8 @@ class StatusReportIT
             final Result status = statusUntil(job, verdict);
             for (int r = 0; r < np; r++)
             {
-                assertTrue(Pattern.compile("(?m)^rank " + r + " \\(pid \\d+\\): INITIALIZED, ").matcher(status.out).find(),
-                    status.toString());
+                assertTrue(Pattern.compile("(?m)^rank " + r + " \\(pid \\d+\\): INITIALIZED, ")
+                    .matcher(status.out).find(), status.toString());
             }
             assertTrue(status.out.contains("    contexts: 0=MPI_COMM_WORLD"), status.toString());
             assertTrue(status.out.contains("org.shmpi.launcher.progs.Deadlocks.main(Deadlocks.java:"),
@@ -112,8 +116,9 @@ class StatusReportIT
             if (mode.equals("missing-send"))
             {
                 // Rank 0's message to rank 1 sits unmatched there; rank 0's receive is posted.
-                assertTrue(Pattern.compile("(?s)rank 0 \\(pid \\d+\\): INITIALIZED, blocked \\d+\\.\\d s in recv from 1 " +
-                    "\\(tag 5\\), 4 bytes\n.*    posted receives, context 0: from 1: 1 \\(tag 5; 4 bytes\\)\n")
+                assertTrue(Pattern.compile("(?s)rank 0 \\(pid \\d+\\): INITIALIZED, blocked \\d+\\.\\d s " +
+                    "in recv from 1 \\(tag 5\\), 4 bytes\n" +
+                    ".*    posted receives, context 0: from 1: 1 \\(tag 5; 4 bytes\\)\n")
                     .matcher(status.out).find(), status.toString());
                 assertTrue(status.out.contains("    unexpected messages, context 0: from 0: 1 (tag 9; 4 bytes)\n"),
                     status.toString());
@@ -138,10 +143,12 @@ class StatusReportIT
         assertEquals(124, r.exit, r.toString());
         final int report = r.err.indexOf("shmrun: --timeout 8 s expired\nshmrun: status of job ");
         assertTrue(report >= 0, r.toString());
-        assertTrue(r.err.indexOf("\nverdict: deadlock: rank 0 recv from 1 (tag 7) <- rank 1 recv from 0 (tag 7)\n") > report,
+        assertTrue(
+            r.err.indexOf("\nverdict: deadlock: rank 0 recv from 1 (tag 7) <- rank 1 recv from 0 (tag 7)\n") > report,
             r.toString());
         assertTrue(r.err.indexOf("shmrun: job timed out after 8 s; terminated all ranks") > report, r.toString());
-        assertTrue(Pattern.compile("(?m)^rank 1 \\(pid \\d+\\): INITIALIZED, blocked \\d+\\.\\d s in recv from 0 \\(tag 7\\)")
+        assertTrue(Pattern.compile(
+            "(?m)^rank 1 \\(pid \\d+\\): INITIALIZED, blocked \\d+\\.\\d s in recv from 0 \\(tag 7\\)")
             .matcher(r.err).find(), r.toString());
         assertEquals(List.of(), jobDirectoriesOf(r.pid));
     }

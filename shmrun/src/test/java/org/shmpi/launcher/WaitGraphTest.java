@@ -42,7 +42,8 @@ class WaitGraphTest
     void aCycleIsPrintedFromItsLowestRankAlongTheWaits()
     {
         // 3 waits for 1 is outside the cycle 0 -> 2 -> 1 -> 0.
-        assertEquals("deadlock: rank 0 ssend to 2 (tag 4) <- rank 2 recv from 1 (any tag) <- rank 1 recv from 0 (tag 1)",
+        assertEquals("deadlock: rank 0 ssend to 2 (tag 4) <- rank 2 recv from 1 (any tag) " +
+            "<- rank 1 recv from 0 (tag 1)",
             verdict(new int[] {I, I, I, I}, call(SSEND, ON_SEND, 2, 4, 0), recv(0, 1), recv(1, ANY_TAG), recv(1, 9)));
     }
 

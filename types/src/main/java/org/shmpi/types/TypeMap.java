@@ -60,7 +60,10 @@ public final class TypeMap
         this.sigCount = sigCount;
     }
 
-    /** A basic type: {@code bytes} bytes at displacement 0, one element of {@code kind}, aligned to its size (at most 8). */
+    /**
+     * A basic type: {@code bytes} bytes at displacement 0, one element of {@code kind}, aligned to its size (at
+     * most 8).
+     */
     public static TypeMap basic(final int kind, final int bytes)
     {
         return basic(kind, bytes, bytes);
@@ -156,11 +159,15 @@ public final class TypeMap
         // The standard's epsilon: the extent rounds up to a multiple of the largest alignment.
         final long extent = t.ub - t.lb;
         final long padded = (extent + align - 1) / align * align;
-        return padded == extent ? t : new TypeMap(t.disp, t.len, t.lb, t.lb + padded, t.trueLb, t.trueUb, t.dataUb, false,
+        return padded == extent ? t
+            : new TypeMap(t.disp, t.len, t.lb, t.lb + padded, t.trueLb, t.trueUb, t.dataUb, false,
             align, t.sigKind, t.sigCount);
     }
 
-    /** {@code MPI_TYPE_CREATE_RESIZED}: the same data, with lower bound {@code lb} and extent {@code extent}, in bytes. */
+    /**
+     * {@code MPI_TYPE_CREATE_RESIZED}: the same data, with lower bound {@code lb} and extent {@code extent}, in
+     * bytes.
+     */
     public static TypeMap resized(final TypeMap old, final long lb, final long extent)
     {
         return new TypeMap(old.disp, old.len, lb, lb + extent, old.trueLb, old.trueUb, old.dataUb, true, old.alignment,

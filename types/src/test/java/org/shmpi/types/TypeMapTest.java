@@ -222,7 +222,8 @@ class TypeMapTest
     {
         assertThrows(IllegalArgumentException.class, () -> TypeMap.contiguous(-1, T_INT));
         assertThrows(IllegalArgumentException.class, () -> TypeMap.hvector(2, -1, 8, T_INT));
-        assertThrows(IllegalArgumentException.class, () -> TypeMap.hindexed(new int[] {1, -2}, new long[] {0, 8}, T_INT));
+        assertThrows(IllegalArgumentException.class,
+            () -> TypeMap.hindexed(new int[] {1, -2}, new long[] {0, 8}, T_INT));
         assertThrows(IllegalArgumentException.class, () -> TypeMap.hindexed(new int[] {1}, new long[] {0, 8}, T_INT));
         assertThrows(IllegalArgumentException.class,
             () -> TypeMap.struct(new int[] {1, 1}, new long[] {0, 8}, new TypeMap[] {T_INT}));
@@ -348,7 +349,10 @@ class TypeMapTest
         }
     }
 
-    /** Vector shapes take the loop-compressed program; it moves exactly the bytes of the general one, in any fragments. */
+    /**
+     * Vector shapes take the loop-compressed program; it moves exactly the bytes of the general one, in any
+     * fragments.
+     */
     @Test
     void stridedProgramMatchesTheGeneralOne()
     {

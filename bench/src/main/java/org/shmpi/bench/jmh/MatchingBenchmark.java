@@ -101,7 +101,10 @@ public class MatchingBenchmark
         return r;
     }
 
-    /** The message arrives first (buffered, queued last), then the receive is posted and searches the unexpected queue. */
+    /**
+     * The message arrives first (buffered, queued last), then the receive is posted and searches the unexpected
+     * queue.
+     */
     @Benchmark
     public RecvRequest arriveThenPost()
     {

@@ -16,7 +16,8 @@ public class SleeperSample
     void sleeps() throws Exception
     {
         final String marker = System.getenv("SHMPI_SLEEPER_MARKER");
-        Files.writeString(Path.of(marker + "." + MPI.COMM_WORLD.getRank()), Long.toString(ProcessHandle.current().pid()));
+        Files.writeString(Path.of(marker + "." + MPI.COMM_WORLD.getRank()),
+            Long.toString(ProcessHandle.current().pid()));
         Thread.sleep(300_000);
     }
 }

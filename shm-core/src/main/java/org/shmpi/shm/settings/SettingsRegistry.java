@@ -48,16 +48,19 @@ public final class SettingsRegistry
     public static final Setting IDLE_SPINS = add(Setting.multipleOf("shmpi.idle.spins", IDLE, null, 1, 0,
         Integer.MAX_VALUE, "Busy polls before a waiting rank starts to yield (default 200, 0 when oversubscribed)."));
     public static final Setting IDLE_YIELDS = add(Setting.multipleOf("shmpi.idle.yields", IDLE, null, 1, 0,
-        Integer.MAX_VALUE, "Yields before a waiting rank sleeps on its wake word (default 20, 1000 when oversubscribed)."));
+        Integer.MAX_VALUE,
+        "Yields before a waiting rank sleeps on its wake word (default 20, 1000 when oversubscribed)."));
     public static final Setting IDLE_SLEEP_MAX_US = add(Setting.number("shmpi.idle.sleep.max.us", IDLE, 50_000, 1,
         10_000_000, "Longest single sleep of a waiting rank; bounds what a lost wake-up can cost."));
     public static final Setting FUTEX_ENABLED = add(Setting.bool("shmpi.futex.enabled", IDLE, true,
         "Sleep and wake with futex wait/wake (through JNA); false falls back to timed naps."));
 
-    public static final Setting TOPOLOGY_FILE = add(Setting.text(org.shmpi.affinity.Topology.TOPOLOGY_FILE_PROP_NAME, PLACEMENT, null,
+    public static final Setting TOPOLOGY_FILE = add(Setting.text(
+        org.shmpi.affinity.Topology.TOPOLOGY_FILE_PROP_NAME, PLACEMENT, null,
         "Read the machine's topology from this file instead of /sys (give it to shmrun as -D: the launcher "
             + "places ranks with it too)."));
-    public static final Setting RANK_CPUS = add(Setting.text(org.shmpi.affinity.Binding.RANK_CPUS_PROP_NAME, PLACEMENT, null,
+    public static final Setting RANK_CPUS = add(Setting.text(
+        org.shmpi.affinity.Binding.RANK_CPUS_PROP_NAME, PLACEMENT, null,
         "Set by shmrun: the CPUs a rank was placed on; splitType and reorder use it, else the real affinity."));
 
     public static final Setting COLL_ALGORITHM = add(Setting.choice("shmpi.coll.algorithm", COLL,

@@ -224,7 +224,8 @@ public final class Scenario
             case "stdin":
                 if (rank == 0)
                 {
-                    final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                    final BufferedReader in =
+                        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                     System.out.println("STDIN rank=0 line=" + in.readLine());
                 }
                 else

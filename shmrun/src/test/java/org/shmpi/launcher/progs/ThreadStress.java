@@ -355,7 +355,8 @@ public final class ThreadStress
         {
             if (next[p] != rounds)
             {
-                throw new IllegalStateException("rank " + me + " thread " + thread + ": " + next[p] + " rounds from " + p);
+                throw new IllegalStateException(
+                    "rank " + me + " thread " + thread + ": " + next[p] + " rounds from " + p);
             }
         }
         return messages;

@@ -104,7 +104,10 @@ public final class Reductions
         return Table.KERNELS[op][kind];
     }
 
-    /** The element-by-element kernel of {@code op} on {@code kind}, without staging: what the staged ones must equal. */
+    /**
+     * The element-by-element kernel of {@code op} on {@code kind}, without staging: what the staged ones must
+     * equal.
+     */
     static Kernel scalarKernel(final int op, final int kind)
     {
         final Kernel k = kernel(op, kind);

@@ -134,7 +134,8 @@ class ReductionsTest
             final ByteBuffer db = ByteBuffer.allocateDirect(8 * n).order(ByteOrder.nativeOrder());
             da.asDoubleBuffer().put(a);
             db.asDoubleBuffer().put(b);
-            Reductions.kernel(op, BasicKind.DOUBLE).apply(null, BufferUtil.address(da), null, BufferUtil.address(db), n);
+            Reductions.kernel(op, BasicKind.DOUBLE)
+                .apply(null, BufferUtil.address(da), null, BufferUtil.address(db), n);
             final double[] got = new double[n];
             db.asDoubleBuffer().get(got);
             assertArrayEquals(e, got, Reductions.name(op) + " DOUBLE");
@@ -169,8 +170,10 @@ class ReductionsTest
         Reductions.kernel(Reductions.MINLOC, BasicKind.INT2).apply(a, INTS, b, INTS, 3);
         assertArrayEquals(new int[] {3, 0, 5, 2, 1, 4}, b);
         // SHORT_INT: the index sits after 2 bytes of padding.
-        final ByteBuffer s1 = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putShort(0, (short)-3).putInt(4, 11);
-        final ByteBuffer s2 = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putShort(0, (short)-3).putInt(4, 10);
+        final ByteBuffer s1 = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder())
+            .putShort(0, (short)-3).putInt(4, 11);
+        final ByteBuffer s2 = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder())
+            .putShort(0, (short)-3).putInt(4, 10);
         Reductions.kernel(Reductions.MAXLOC, BasicKind.SHORT_INT).apply(s1.array(), BYTES, s2.array(), BYTES, 1);
         assertEquals(-3, s2.getShort(0));
         assertEquals(10, s2.getInt(4));

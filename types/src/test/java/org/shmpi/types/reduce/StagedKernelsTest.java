@@ -236,7 +236,10 @@ class StagedKernelsTest
         return BasicKind.primitiveArray(kind);
     }
 
-    /** Random elements; floating-point ones include NaN, infinities and both zeros, which MAX and MIN treat specially. */
+    /**
+     * Random elements; floating-point ones include NaN, infinities and both zeros, which MAX and MIN treat
+     * specially.
+     */
     private byte[] randomBytes(final int bytes, final int kind)
     {
         final byte[] data = new byte[bytes];
@@ -259,7 +262,8 @@ class StagedKernelsTest
             for (int at = 0; at + 8 <= bytes; at += 8)
             {
                 final int pick = random.nextInt(20);
-                UnsafeApi.putDouble(data, base + at, pick < special.length ? special[pick] : random.nextGaussian() * 1e3);
+                UnsafeApi.putDouble(data, base + at,
+                    pick < special.length ? special[pick] : random.nextGaussian() * 1e3);
             }
         }
         return data;
