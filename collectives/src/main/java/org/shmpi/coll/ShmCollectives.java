@@ -4,8 +4,6 @@ import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_OFFSET;
 import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
 import static org.shmpi.coll.ShmCollectiveDescriptor.FINISHED_OFFSET;
 
-import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
 import java.util.function.UnaryOperator;
@@ -13,10 +11,7 @@ import java.util.function.UnaryOperator;
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.RankContext;
 import org.shmpi.shm.BlockedCall;
-import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.segment.Segment;
-import org.shmpi.shm.segment.SegmentKind;
 import org.shmpi.shm.segment.SegmentManager;
 import org.shmpi.shm.segment.SegmentNames;
 
@@ -158,137 +153,53 @@ public final class ShmCollectives implements AutoCloseable
         }, true);
     }
 
-    /** Agreement values of the set-up: made and mapped everywhere, or not. */
-    static final int SET_UP = 0;
-    static final int UNAVAILABLE = 1;
-
     private static ShmCollectives attach(final RankContext ctx, final int[] world, final int me,
         final int context, final int dataBytes, final int[] groupLabels, final UnaryOperator<AtomicBuffer> view,
         final IntUnaryOperator agree, final boolean failuresThrow)
     {
-        final SegmentManager manager = ctx.segments();
-        final String name = SegmentNames.collective(context, world[0]);
         final MemberGroups groups = MemberGroups.of(groupLabels, world.length);
         final int groupCount = groups == null ? 0 : groups.count();
         final int gatherBytes = groups == null ? 0 : ShmCollectiveDescriptor.gatherBytes(groups.maxSize);
         final long length = ShmCollectiveDescriptor.payloadLength(world.length, dataBytes, groupCount, gatherBytes);
         final int map = groups == null ? 0 :
             (int)ShmCollectiveDescriptor.groupMapOffset(world.length, dataBytes, groupCount, gatherBytes);
-        Segment segment = null;
-        try
-        {
-            int status = SET_UP;
-            if (me == 0)
+        final Segment segment = SegmentHandshake.join(ctx, world, me, SegmentNames.collective(context, world[0]),
+            length, b ->
             {
-                try
+                b.putInt(ShmCollectiveDescriptor.RANKS_OFFSET, world.length);
+                b.putInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET, dataBytes);
+                b.putInt(ShmCollectiveDescriptor.GROUPS_OFFSET, groupCount);
+                b.putInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET, gatherBytes);
+                for (int r = 0; groups != null && r < world.length; r++)
                 {
-                    segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
-                    {
-                        b.putInt(ShmCollectiveDescriptor.RANKS_OFFSET, world.length);
-                        b.putInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET, dataBytes);
-                        b.putInt(ShmCollectiveDescriptor.GROUPS_OFFSET, groupCount);
-                        b.putInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET, gatherBytes);
-                        for (int r = 0; groups != null && r < world.length; r++)
-                        {
-                            b.putInt(map + 4 * r, groups.groupOf[r]);
-                        }
-                    });
+                    b.putInt(map + 4 * r, groups.groupOf[r]);
                 }
-                catch (final IOException ex)
-                {
-                    if (failuresThrow)
-                    {
-                        throw ex;
-                    }
-                    status = UNAVAILABLE;
-                    unavailable(name, ex);
-                }
-            }
-            for (final int w : world)
-            {
-                ctx.wakeups().prepareWake(w);
-            }
-            if (agree.applyAsInt(status) != SET_UP)
-            {
-                return null;
-            }
-            if (me != 0)
-            {
-                // It exists: member 0 made it before the agreement.
-                try
-                {
-                    segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
-                        System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
-                }
-                catch (final IOException ex)
-                {
-                    if (failuresThrow)
-                    {
-                        throw ex;
-                    }
-                    status = UNAVAILABLE;
-                    unavailable(name, ex);
-                }
-            }
-            if (!failuresThrow && agree.applyAsInt(status) != SET_UP)
-            {
-                if (segment != null)
-                {
-                    if (me == 0)
-                    {
-                        manager.remove(segment);
-                    }
-                    else
-                    {
-                        manager.forget(segment);
-                    }
-                }
-                return null;
-            }
-            if (me != 0)
-            {
-                final AtomicBuffer b = segment.buffer();
-                if (b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) != world.length ||
-                    b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) != dataBytes)
-                {
-                    manager.release(segment);
-                    throw new ShmpiException(ErrorClass.ERR_INTERN, "collective segment " + name + " describes " +
-                        b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) + " ranks and data slots of " +
-                        b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) + " bytes, not " + world.length + " and " +
-                        dataBytes);
-                }
-                if (b.getInt(ShmCollectiveDescriptor.GROUPS_OFFSET) != groupCount ||
-                    b.getInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET) != gatherBytes || !sameMap(b, map, groups))
-                {
-                    manager.release(segment);
-                    throw new ShmpiException(ErrorClass.ERR_INTERN, "collective segment " + name +
-                        " describes other groups than this member's: groups=" +
-                        b.getInt(ShmCollectiveDescriptor.GROUPS_OFFSET) + " there, groups=" + groupCount + " " +
-                        (groups == null ? "" : groups.toString()) + " here");
-                }
-            }
-            return new ShmCollectives(ctx, manager, segment, view.apply(segment.buffer()), world.clone(), me,
+            },
+            b -> mismatch(b, world.length, dataBytes, groupCount, gatherBytes, map, groups), agree, failuresThrow);
+        return segment == null ? null :
+            new ShmCollectives(ctx, ctx.segments(), segment, view.apply(segment.buffer()), world.clone(), me,
                 dataBytes, groups);
-        }
-        catch (final IOException ex)
-        {
-            throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot set up the collective segment " + name + ": " +
-                ex.getMessage(), ex);
-        }
     }
 
-    /** Says once per process on the standard error that a collective segment could not be set up. */
-    static void unavailable(final String name, final Exception why)
+    /** What in the header {@code b} differs from this member's view; null when nothing does. */
+    private static String mismatch(final AtomicBuffer b, final int ranks, final int dataBytes, final int groupCount,
+        final int gatherBytes, final int map, final MemberGroups groups)
     {
-        if (WARNED.compareAndSet(false, true))
+        if (b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) != ranks ||
+            b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) != dataBytes)
         {
-            System.err.println("shmpi: cannot set up the collective segment " + name + " (" + why.getMessage() +
-                "); this communicator's collectives use point-to-point messages");
+            return "describes " + b.getInt(ShmCollectiveDescriptor.RANKS_OFFSET) + " ranks and data slots of " +
+                b.getInt(ShmCollectiveDescriptor.DATA_BYTES_OFFSET) + " bytes, not " + ranks + " and " + dataBytes;
         }
+        if (b.getInt(ShmCollectiveDescriptor.GROUPS_OFFSET) != groupCount ||
+            b.getInt(ShmCollectiveDescriptor.GATHER_BYTES_OFFSET) != gatherBytes || !sameMap(b, map, groups))
+        {
+            return "describes other groups than this member's: groups=" +
+                b.getInt(ShmCollectiveDescriptor.GROUPS_OFFSET) + " there, groups=" + groupCount + " " +
+                (groups == null ? "" : groups.toString()) + " here";
+        }
+        return null;
     }
-
-    private static final java.util.concurrent.atomic.AtomicBoolean WARNED =
-        new java.util.concurrent.atomic.AtomicBoolean();
 
     private static boolean sameMap(final AtomicBuffer b, final int map, final MemberGroups groups)
     {

@@ -4,18 +4,13 @@ import static org.shmpi.coll.ShmLargeDescriptor.ARRIVED_OFFSET;
 import static org.shmpi.coll.ShmLargeDescriptor.DONE_OFFSET;
 import static org.shmpi.coll.ShmLargeDescriptor.REDUCED_OFFSET;
 
-import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.RankContext;
 import org.shmpi.ring.SharedHeap;
 import org.shmpi.shm.BlockedCall;
-import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.segment.Segment;
-import org.shmpi.shm.segment.SegmentKind;
 import org.shmpi.shm.segment.SegmentManager;
 import org.shmpi.shm.segment.SegmentNames;
 
@@ -124,93 +119,19 @@ public final class ShmLargeCollectives implements AutoCloseable
         final int context, final int chunkBytes, final java.util.function.IntUnaryOperator agree,
         final boolean failuresThrow)
     {
-        final SegmentManager manager = ctx.segments();
-        final String name = SegmentNames.collectiveLarge(context, world[0]);
-        final long length = ShmLargeDescriptor.payloadLength(world.length, chunkBytes);
-        Segment segment = null;
-        try
-        {
-            int status = ShmCollectives.SET_UP;
-            if (me == 0)
+        final Segment segment = SegmentHandshake.join(ctx, world, me, SegmentNames.collectiveLarge(context, world[0]),
+            ShmLargeDescriptor.payloadLength(world.length, chunkBytes), b ->
             {
-                try
-                {
-                    segment = manager.create(SegmentKind.COLLECTIVE, name, length, SegmentManager.TOUCH_PAGES, b ->
-                    {
-                        b.putInt(ShmLargeDescriptor.RANKS_OFFSET, world.length);
-                        b.putInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET, chunkBytes);
-                    });
-                }
-                catch (final IOException ex)
-                {
-                    if (failuresThrow)
-                    {
-                        throw ex;
-                    }
-                    status = ShmCollectives.UNAVAILABLE;
-                    ShmCollectives.unavailable(name, ex);
-                }
-            }
-            for (final int w : world)
-            {
-                ctx.wakeups().prepareWake(w);
-            }
-            if (agree.applyAsInt(status) != ShmCollectives.SET_UP)
-            {
-                return null;
-            }
-            if (me != 0)
-            {
-                try
-                {
-                    segment = manager.open(SegmentKind.COLLECTIVE, name, world[0],
-                        System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
-                }
-                catch (final IOException ex)
-                {
-                    if (failuresThrow)
-                    {
-                        throw ex;
-                    }
-                    status = ShmCollectives.UNAVAILABLE;
-                    ShmCollectives.unavailable(name, ex);
-                }
-            }
-            if (!failuresThrow && agree.applyAsInt(status) != ShmCollectives.SET_UP)
-            {
-                if (segment != null)
-                {
-                    if (me == 0)
-                    {
-                        manager.remove(segment);
-                    }
-                    else
-                    {
-                        manager.forget(segment);
-                    }
-                }
-                return null;
-            }
-            if (me != 0)
-            {
-                final AtomicBuffer b = segment.buffer();
-                if (b.getInt(ShmLargeDescriptor.RANKS_OFFSET) != world.length ||
-                    b.getInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET) != chunkBytes)
-                {
-                    manager.release(segment);
-                    throw new ShmpiException(ErrorClass.ERR_INTERN, "collective segment " + name + " describes " +
-                        b.getInt(ShmLargeDescriptor.RANKS_OFFSET) + " ranks and chunks of " +
-                        b.getInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET) + " bytes, not " + world.length + " and " +
-                        chunkBytes);
-                }
-            }
-            return new ShmLargeCollectives(ctx, manager, segment, world.clone(), me, chunkBytes);
-        }
-        catch (final IOException ex)
-        {
-            throw new ShmpiException(ErrorClass.ERR_INTERN, "cannot set up the collective segment " + name + ": " +
-                ex.getMessage(), ex);
-        }
+                b.putInt(ShmLargeDescriptor.RANKS_OFFSET, world.length);
+                b.putInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET, chunkBytes);
+            },
+            b -> b.getInt(ShmLargeDescriptor.RANKS_OFFSET) == world.length &&
+                b.getInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET) == chunkBytes ? null :
+                "describes " + b.getInt(ShmLargeDescriptor.RANKS_OFFSET) + " ranks and chunks of " +
+                b.getInt(ShmLargeDescriptor.CHUNK_BYTES_OFFSET) + " bytes, not " + world.length + " and " + chunkBytes,
+            agree, failuresThrow);
+        return segment == null ? null : new ShmLargeCollectives(ctx, ctx.segments(), segment, world.clone(), me,
+            chunkBytes);
     }
 
     public int chunkBytes()
