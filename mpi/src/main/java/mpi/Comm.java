@@ -490,7 +490,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         MPI.check();
         try
         {
-            Collectives.reduceLocal(inBuf, inOutBuf, count, type, op);
+            OpReducers.reduceLocal(inBuf, inOutBuf, count, type, op);
         }
         catch (final RuntimeException ex)
         {
@@ -506,7 +506,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.bcast(this, buf, count, type, root, true);
+            Rooted.bcast(this, buf, count, type, root, true);
         }
         catch (final RuntimeException ex)
         {
@@ -520,13 +520,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iBcast(final Buffer buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Collectives.bcast(this, buf, count, type, root, false));
+        return nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
     }
 
     /** + {@link #iBcast} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iBcast(final Object buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Collectives.bcast(this, buf, count, type, root, false));
+        return nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
     }
 
     /**
@@ -535,7 +535,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Prequest bcastInit(final Object buf, final int count, final Datatype type, final int root)
     {
-        return persistent(() -> Collectives.bcast(this, buf, count, type, root, false), buf);
+        return persistent(() -> Rooted.bcast(this, buf, count, type, root, false), buf);
     }
 
     /**
@@ -547,7 +547,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+            Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -562,7 +562,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
     }
 
@@ -570,7 +570,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
     }
 
@@ -581,7 +581,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest gatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return persistent(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false), sendbuf, recvbuf);
     }
 
@@ -594,7 +594,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.gather(this, buf, count, type, buf, count, type, root, true, true);
+            Rooted.gather(this, buf, count, type, buf, count, type, root, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -608,13 +608,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iGather(final Buffer buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Collectives.gather(this, buf, count, type, buf, count, type, root, true, false));
+        return nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
     }
 
     /** + {@link #iGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGather(final Object buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Collectives.gather(this, buf, count, type, buf, count, type, root, true, false));
+        return nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
     }
 
     /**
@@ -626,7 +626,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false,
+            Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false,
                 true);
         }
         catch (final RuntimeException ex)
@@ -642,7 +642,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, root, false, false));
     }
 
@@ -650,7 +650,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, root, false, false));
     }
 
@@ -661,7 +661,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest gathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        return persistent(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, root, false, false), sendbuf, recvbuf);
     }
 
@@ -675,7 +675,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, true);
+            Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -690,7 +690,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+        return nonblocking(() -> Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
             root, true, false));
     }
 
@@ -698,7 +698,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+        return nonblocking(() -> Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
             root, true, false));
     }
 
@@ -710,7 +710,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, true);
+            Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -724,14 +724,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
+        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
             root, false, false));
     }
 
     /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
+        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
             root, false, false));
     }
 
@@ -744,7 +744,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+            Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -759,7 +759,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatter(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
     }
 
@@ -767,7 +767,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatter(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
     }
 
@@ -778,7 +778,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest scatterInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return persistent(() -> Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false), sendbuf, recvbuf);
     }
 
@@ -791,7 +791,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.scatter(this, buf, count, type, buf, count, type, root, true, true);
+            Rooted.scatter(this, buf, count, type, buf, count, type, root, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -805,13 +805,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iScatter(final Buffer buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Collectives.scatter(this, buf, count, type, buf, count, type, root, true, false));
+        return nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
     }
 
     /** + {@link #iScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatter(final Object buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Collectives.scatter(this, buf, count, type, buf, count, type, root, true, false));
+        return nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
     }
 
     /**
@@ -823,7 +823,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false,
+            Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false,
                 true);
         }
         catch (final RuntimeException ex)
@@ -839,7 +839,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
             recvtype, root, false, false));
     }
 
@@ -847,7 +847,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
             recvtype, root, false, false));
     }
 
@@ -858,7 +858,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest scattervInit(final Object sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return persistent(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+        return persistent(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
             recvtype, root, false, false), sendbuf, recvbuf);
     }
 
@@ -872,7 +872,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, true);
+            Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -887,7 +887,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
             root, true, false));
     }
 
@@ -895,7 +895,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
             root, true, false));
     }
 
@@ -907,7 +907,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, true);
+            Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -921,14 +921,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iScatterv(final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
             root, false, false));
     }
 
     /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Collectives.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
             root, false, false));
     }
 
@@ -941,7 +941,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, true);
+            Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -956,7 +956,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false, false));
     }
 
@@ -964,7 +964,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false, false));
     }
 
@@ -975,7 +975,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest allGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return persistent(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false, false), sendbuf, recvbuf);
     }
 
@@ -987,7 +987,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allGather(this, buf, count, type, buf, count, type, true, true);
+            Exchanges.allGather(this, buf, count, type, buf, count, type, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1001,13 +1001,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iAllGather(final Buffer buf, final int count, final Datatype type)
     {
-        return nonblocking(() -> Collectives.allGather(this, buf, count, type, buf, count, type, true, false));
+        return nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
     }
 
     /** + {@link #iAllGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllGather(final Object buf, final int count, final Datatype type)
     {
-        return nonblocking(() -> Collectives.allGather(this, buf, count, type, buf, count, type, true, false));
+        return nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
     }
 
     /**
@@ -1019,7 +1019,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false,
+            Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false,
                 true);
         }
         catch (final RuntimeException ex)
@@ -1035,7 +1035,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        return nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, false, false));
     }
 
@@ -1043,7 +1043,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        return nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, false, false));
     }
 
@@ -1054,7 +1054,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest allGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        return persistent(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, false, false), sendbuf, recvbuf);
     }
 
@@ -1067,7 +1067,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, true);
+            Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1082,7 +1082,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
+        return nonblocking(() -> Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
             recvtype, true, false));
     }
 
@@ -1090,7 +1090,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
+        return nonblocking(() -> Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
             recvtype, true, false));
     }
 
@@ -1103,7 +1103,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+            Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1118,7 +1118,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false));
     }
 
@@ -1126,7 +1126,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false));
     }
 
@@ -1137,7 +1137,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest allToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return persistent(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false), sendbuf, recvbuf);
     }
 
@@ -1151,7 +1151,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype,
+            Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype,
                 true);
         }
         catch (final RuntimeException ex)
@@ -1168,7 +1168,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
             rdispls, recvtype, false));
     }
 
@@ -1177,7 +1177,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
             rdispls, recvtype, false));
     }
 
@@ -1189,7 +1189,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return persistent(() -> Collectives.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+        return persistent(() -> Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
             rdispls, recvtype, false), sendbuf, recvbuf);
     }
 
@@ -1203,7 +1203,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes,
+            Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes,
                 true);
         }
         catch (final RuntimeException ex)
@@ -1220,7 +1220,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+        return nonblocking(() -> Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
             rdispls, recvtypes, false));
     }
 
@@ -1229,7 +1229,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+        return nonblocking(() -> Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
             rdispls, recvtypes, false));
     }
 
@@ -1241,7 +1241,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return persistent(() -> Collectives.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+        return persistent(() -> Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
             rdispls, recvtypes, false), sendbuf, recvbuf);
     }
 
@@ -1254,7 +1254,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, true);
+            ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1269,14 +1269,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op, final int root)
     {
-        return nonblocking(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+        return nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
     }
 
     /** + {@link #iReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op, final int root)
     {
-        return nonblocking(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+        return nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
     }
 
     /**
@@ -1286,7 +1286,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest reduceInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op, final int root)
     {
-        return persistent(() -> Collectives.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false),
+        return persistent(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false),
             sendbuf, recvbuf);
     }
 
@@ -1298,7 +1298,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.reduce(this, buf, buf, count, type, op, root, true, true);
+            ReduceOps.reduce(this, buf, buf, count, type, op, root, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1312,13 +1312,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduce(final Buffer buf, final int count, final Datatype type, final Op op, final int root)
     {
-        return nonblocking(() -> Collectives.reduce(this, buf, buf, count, type, op, root, true, false));
+        return nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
     }
 
     /** + {@link #iReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iReduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
     {
-        return nonblocking(() -> Collectives.reduce(this, buf, buf, count, type, op, root, true, false));
+        return nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
     }
 
     /**
@@ -1330,7 +1330,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, true);
+            ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1345,14 +1345,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+        return nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
     }
 
     /** + {@link #iAllReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+        return nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
     }
 
     /**
@@ -1362,7 +1362,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest allReduceInit(final Object sendbuf, final Object recvbuf, final int count,
         final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.allReduce(this, sendbuf, recvbuf, count, type, op, false, false), sendbuf,
+        return persistent(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false), sendbuf,
             recvbuf);
     }
 
@@ -1374,7 +1374,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.allReduce(this, buf, buf, count, type, op, true, true);
+            ReduceOps.allReduce(this, buf, buf, count, type, op, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1388,13 +1388,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iAllReduce(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.allReduce(this, buf, buf, count, type, op, true, false));
+        return nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
     }
 
     /** + {@link #iAllReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllReduce(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.allReduce(this, buf, buf, count, type, op, true, false));
+        return nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
     }
 
     /**
@@ -1406,7 +1406,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, true);
+            ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1422,7 +1422,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatter(final Buffer sendbuf, final Buffer recvbuf, final int[] recvcounts,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+        return nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
     }
 
     /**
@@ -1431,7 +1431,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+        return nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
     }
 
     /**
@@ -1441,7 +1441,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest reduceScatterInit(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
         final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false),
+        return persistent(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false),
             sendbuf, recvbuf);
     }
 
@@ -1453,7 +1453,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.reduceScatter(this, buf, buf, counts, type, op, true, true);
+            ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1468,7 +1468,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatter(final Buffer buf, final int[] counts, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, false));
+        return nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
     }
 
     /**
@@ -1476,7 +1476,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatter(this, buf, buf, counts, type, op, true, false));
+        return nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
     }
 
     /**
@@ -1488,7 +1488,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, true);
+            ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1504,7 +1504,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatterBlock(final Buffer sendbuf, final Buffer recvbuf, final int recvcount,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
             false));
     }
 
@@ -1515,7 +1515,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
             false));
     }
 
@@ -1527,7 +1527,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest reduceScatterBlockInit(final Object sendbuf, final Object recvbuf, final int recvcount,
         final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+        return persistent(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
             false), sendbuf, recvbuf);
     }
 
@@ -1539,7 +1539,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, true);
+            ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1554,7 +1554,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatterBlock(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
     }
 
     /**
@@ -1563,7 +1563,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
     }
 
     /**
@@ -1578,7 +1578,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+            Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1590,7 +1590,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
     }
 
@@ -1598,7 +1598,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
     }
 
@@ -1606,7 +1606,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest neighborAllGatherInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return persistent(() -> Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false), sendbuf, recvbuf);
     }
 
@@ -1620,7 +1620,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype,
+            Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype,
                 true);
         }
         catch (final RuntimeException ex)
@@ -1633,7 +1633,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             displs, recvtype, false));
     }
 
@@ -1641,7 +1641,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             displs, recvtype, false));
     }
 
@@ -1649,7 +1649,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest neighborAllGathervInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return persistent(() -> Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             displs, recvtype, false), sendbuf, recvbuf);
     }
 
@@ -1663,7 +1663,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+            Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
         }
         catch (final RuntimeException ex)
         {
@@ -1675,7 +1675,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
     }
 
@@ -1683,7 +1683,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return nonblocking(() -> Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
     }
 
@@ -1691,7 +1691,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Prequest neighborAllToAllInit(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return persistent(() -> Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false), sendbuf, recvbuf);
     }
 
@@ -1706,7 +1706,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+            Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
                 recvtype, true);
         }
         catch (final RuntimeException ex)
@@ -1720,7 +1720,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+        return nonblocking(() -> Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
             recvcount, rdispls, recvtype, false));
     }
 
@@ -1729,7 +1729,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+        return nonblocking(() -> Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
             recvcount, rdispls, recvtype, false));
     }
 
@@ -1738,7 +1738,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return persistent(() -> Collectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+        return persistent(() -> Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
             recvcount, rdispls, recvtype, false), sendbuf, recvbuf);
     }
 
@@ -1753,7 +1753,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         try
         {
-            Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls,
+            Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls,
                 recvtypes, true);
         }
         catch (final RuntimeException ex)
@@ -1767,7 +1767,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+        return nonblocking(() -> Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
             recvcount, rdispls, recvtypes, false));
     }
 
@@ -1776,7 +1776,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+        return nonblocking(() -> Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
             recvcount, rdispls, recvtypes, false));
     }
 
@@ -1785,7 +1785,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return persistent(() -> Collectives.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+        return persistent(() -> Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
             recvcount, rdispls, recvtypes, false), sendbuf, recvbuf);
     }
 

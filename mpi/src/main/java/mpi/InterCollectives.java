@@ -232,7 +232,7 @@ final class InterCollectives
         }
         if (role == MPI.ROOT)
         {
-            Collectives.reducer(op, type, Collectives.isArray(recvbuf));
+            OpReducers.reducer(op, type, OpReducers.isArray(recvbuf));
             final int bytes = Collectives.check(recvbuf, 0, count, type);
             final byte[] out = new byte[bytes];
             final Collective c = exchange(m[1], new int[0], null, new int[0], new int[0], new int[] {0}, out,
@@ -243,7 +243,7 @@ final class InterCollectives
                 });
             return Collectives.run(comm, m[0], c, "reduce", blocking, recvbuf);
         }
-        final Reducer r = Collectives.reducer(op, type, Collectives.isArray(sendbuf));
+        final Reducer r = OpReducers.reducer(op, type, OpReducers.isArray(sendbuf));
         final byte[] data = Collectives.packed(sendbuf, 0, count, type);
         final byte[] result = new byte[data.length];
         final boolean first = comm.getRank() == 0;
@@ -261,7 +261,7 @@ final class InterCollectives
         final Datatype type, final Op op, final boolean inPlace, final boolean blocking)
     {
         noInPlace(inPlace, "allReduce");
-        final Reducer r = Collectives.reducer(op, type, Collectives.isArray(recvbuf));
+        final Reducer r = OpReducers.reducer(op, type, OpReducers.isArray(recvbuf));
         final byte[] data = Collectives.packed(sendbuf, 0, count, type);
         final int bytes = data.length;
         Collectives.check(recvbuf, 0, count, type);
@@ -290,7 +290,7 @@ final class InterCollectives
         final int n = comm.getSize();
         final int me = comm.getRank();
         Collectives.checkedCounts(rcounts, n, "recvcounts");
-        final Reducer r = Collectives.reducer(op, type, Collectives.isArray(recvbuf));
+        final Reducer r = OpReducers.reducer(op, type, OpReducers.isArray(recvbuf));
         final int[] lengths = new int[n];
         for (int i = 0; i < n; i++)
         {

@@ -353,7 +353,7 @@ public class Intracomm extends Comm
     public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        collective(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, true));
+        collective(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, true));
     }
 
     /**
@@ -363,14 +363,14 @@ public class Intracomm extends Comm
     public final Request iScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
     }
 
     /** + {@link #iScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
     }
 
     /**
@@ -380,7 +380,7 @@ public class Intracomm extends Comm
     public final Prequest scanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, false, false, false), sendbuf,
+        return persistent(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false), sendbuf,
             recvbuf);
     }
 
@@ -390,7 +390,7 @@ public class Intracomm extends Comm
      */
     public final void scan(final Object buf, final int count, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.scan(this, buf, buf, count, type, op, false, true, true));
+        collective(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, true));
     }
 
     /**
@@ -399,13 +399,13 @@ public class Intracomm extends Comm
      */
     public final Request iScan(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, false, true, false));
+        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
     }
 
     /** + {@link #iScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScan(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, false, true, false));
+        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
     }
 
     /**
@@ -415,7 +415,7 @@ public class Intracomm extends Comm
     public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        collective(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, true));
+        collective(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, true));
     }
 
     /**
@@ -425,14 +425,14 @@ public class Intracomm extends Comm
     public final Request iExScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
     }
 
     /** + {@link #iExScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
     }
 
     /**
@@ -442,7 +442,7 @@ public class Intracomm extends Comm
     public final Prequest exScanInit(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return persistent(() -> Collectives.scan(this, sendbuf, recvbuf, count, type, op, true, false, false), sendbuf,
+        return persistent(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false), sendbuf,
             recvbuf);
     }
 
@@ -452,7 +452,7 @@ public class Intracomm extends Comm
      */
     public final void exScan(final Object buf, final int count, final Datatype type, final Op op)
     {
-        collective(() -> Collectives.scan(this, buf, buf, count, type, op, true, true, true));
+        collective(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, true));
     }
 
     /**
@@ -461,13 +461,13 @@ public class Intracomm extends Comm
      */
     public final Request iExScan(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, true, true, false));
+        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
     }
 
     /** + {@link #iExScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iExScan(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> Collectives.scan(this, buf, buf, count, type, op, true, true, false));
+        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
     }
 
     // Detached nonblocking collectives
