@@ -23,11 +23,14 @@ import org.shmpi.shm.ErrorClass;
  * member; the predefined ones ({@code COMM_WORLD}, {@code COMM_SELF}) cannot be freed.
  * Its collectives are a {@link CollectiveModule}, chosen when it is bound.
  *
- * <p>This class is the whole of Open MPI's {@code Comm} API surface (point-to-point, about 120
- * collective entry points, attributes, error handlers, construction), which is why it is one
- * long file. It holds the communicator's state; each method delegates in a line or two to the
- * package-private class of its concern: {@link PointToPoint} (with the point-to-point argument
- * checks), {@link Packing}, {@link Collectives}, {@link CommConstruction} (with
+ * <p>Why one long file: this class is the whole of Open MPI's {@code Comm} API surface, about 210
+ * public members (point-to-point, about 120 collective entry points, attributes, error handlers,
+ * construction) that programs call on {@code Comm}, and Java cannot spread one class over files.
+ * It holds the communicator's state, and each method is a delegation, wrapped in the
+ * communicator's error handler ({@code handle}), to the package-private class of its concern:
+ * {@link PointToPoint} (with the point-to-point argument checks), {@link Packing}, the collectives
+ * ({@link Collectives} and its families {@link Rooted}, {@link Exchanges}, {@link ReduceOps},
+ * {@link Neighbors}, {@link InterCollectives}), {@link CommConstruction} (with
  * {@link ContextAgreement}), {@link CommAttributes} and {@link CommErrors}.
  */
 public class Comm implements Freeable, Cloneable, AutoCloseable

@@ -18,6 +18,10 @@ import org.shmpi.types.TypeMap;
  * describes a message. As in Open MPI a datatype is {@link Freeable} and {@link Cloneable}:
  * {@link #clone()} is {@link #dup()}, a new datatype with the same type map that the
  * application frees; the predefined ones ({@code MPI.INT}, ...) cannot be freed.
+ * <p>
+ * Why one file of ~860 lines: it is Open MPI's {@code Datatype} API (eleven {@code create*}
+ * constructors, decoding, names, attributes, life cycle) on one public class; the type engine it
+ * stands on (type maps, bounds, layouts, pack/unpack) is the {@code types} module.
  */
 public final class Datatype implements Freeable, Cloneable
 {
