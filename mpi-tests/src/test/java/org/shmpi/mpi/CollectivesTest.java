@@ -32,6 +32,9 @@ import mpi.UserFunction;
  * direct buffers, basic and derived datatypes, blocking, nonblocking and persistent; on
  * {@code COMM_WORLD} and on a split that reverses the rank order; at 1, 2, 3, 4, 5 and 8 ranks
  * (oversubscribed on this machine).
+ * <p>One file, longer than the house's ~700 lines, because the methods of a class share one job
+ * per rank count ({@link MpiTest}): split in two, the suite would start a second set of rank
+ * JVMs at 1, 2, 3, 4, 5 and 8 ranks for the same checks.
  */
 @MpiTest(np = {1, 2, 3, 4, 5, 8})
 class CollectivesTest

@@ -24,6 +24,9 @@ import mpi.Status;
  * Derived datatypes between ranks: each rank sends to the next and receives from the previous
  * (itself at one rank), over arrays and direct buffers, eager and rendezvous sizes; sizes and
  * bounds in Open MPI's units; bad input with its error class before anything moves.
+ * <p>One file, longer than the house's ~700 lines, because the methods of a class share one job
+ * per rank count ({@link MpiTest}): split in two, the suite would start a second set of rank
+ * JVMs at 1 and 2 ranks for the same checks.
  */
 @MpiTest(np = {1, 2})
 class DerivedDatatypeTest

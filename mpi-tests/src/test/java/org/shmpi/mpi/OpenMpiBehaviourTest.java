@@ -40,6 +40,9 @@ import mpi.Win;
  * collective constructors) the other rank's side is checked too. Where Open MPI is more
  * permissive than the standard, the tests also check that shmpi's permission stops where
  * memory outside the application's own buffers would be touched.
+ * <p>One file, longer than the house's ~700 lines, because the methods of a class share one job
+ * per rank count ({@link MpiTest}): split in two, the suite would start a second set of rank
+ * JVMs at 1 and 2 ranks for the same checks.
  */
 @MpiTest(np = {1, 2})
 class OpenMpiBehaviourTest

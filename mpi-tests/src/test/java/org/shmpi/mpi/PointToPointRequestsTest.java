@@ -30,6 +30,9 @@ import mpi.Status;
  * probes, matched probes, the wait/test family, cancel, buffered mode, generalized and detached
  * requests, counters. Every rank of COMM_WORLD runs each method, at 1, 2 and 4 ranks; one
  * method per check, one per message size where a check has several.
+ * <p>One file, longer than the house's ~700 lines, because the methods of a class share one job
+ * per rank count ({@link MpiTest}): split in two, the suite would start a second set of rank
+ * JVMs at 1, 2 and 4 ranks for the same checks.
  */
 @MpiTest(np = {1, 2, 4})
 class PointToPointRequestsTest
