@@ -131,7 +131,7 @@ public final class TopologyReader
         {
             return Optional.empty();
         }
-        final long size = readFile(index.resolve("size")).map(Topology::parseSize).filter(s -> s >= 0).orElse(0L);
+        final long size = readFile(index.resolve("size")).map(TopologyText::parseSize).filter(s -> s >= 0).orElse(0L);
         CpuSet shared = readFile(index.resolve("shared_cpu_list")).flatMap(TopologyReader::parseCpuList)
             .orElse(CpuSet.of(cpu)).intersect(online);
         if (shared.isEmpty())

@@ -198,17 +198,17 @@ class TopologyReaderTest
     @Test
     void cacheSizesParse()
     {
-        assertEquals(32 * 1024, Topology.parseSize("32K"));
-        assertEquals(1024 * 1024, Topology.parseSize("1024K\n"));
-        assertEquals(16L << 20, Topology.parseSize("16M"));
-        assertEquals(1L << 30, Topology.parseSize("1G"));
-        assertEquals(48 * 1024, Topology.parseSize("48KB"));
-        assertEquals(512, Topology.parseSize("512"));
-        assertEquals(512, Topology.parseSize("512B"));
-        assertEquals(-1, Topology.parseSize(""));
-        assertEquals(-1, Topology.parseSize("K"));
-        assertEquals(-1, Topology.parseSize("12X"));
-        assertEquals(-1, Topology.parseSize("-4K"));
+        assertEquals(32 * 1024, TopologyText.parseSize("32K"));
+        assertEquals(1024 * 1024, TopologyText.parseSize("1024K\n"));
+        assertEquals(16L << 20, TopologyText.parseSize("16M"));
+        assertEquals(1L << 30, TopologyText.parseSize("1G"));
+        assertEquals(48 * 1024, TopologyText.parseSize("48KB"));
+        assertEquals(512, TopologyText.parseSize("512"));
+        assertEquals(512, TopologyText.parseSize("512B"));
+        assertEquals(-1, TopologyText.parseSize(""));
+        assertEquals(-1, TopologyText.parseSize("K"));
+        assertEquals(-1, TopologyText.parseSize("12X"));
+        assertEquals(-1, TopologyText.parseSize("-4K"));
     }
 
     @Test

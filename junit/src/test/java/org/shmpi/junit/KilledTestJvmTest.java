@@ -27,7 +27,7 @@ class KilledTestJvmTest
     void ranksAndLauncherEndAndNothingStaysInSharedMemory() throws Exception
     {
         final Path marker = Path.of("target", "sleeper-" + System.nanoTime()).toAbsolutePath();
-        final ProcessBuilder pb = new ProcessBuilder(TestJob.javaCommand(), "-cp",
+        final ProcessBuilder pb = new ProcessBuilder(ShmrunProcess.javaCommand(), "-cp",
             System.getProperty("java.class.path"), SampleMain.class.getName(), SleeperSample.class.getName());
         pb.environment().put("SHMPI_SLEEPER_MARKER", marker.toString());
         pb.redirectErrorStream(true);

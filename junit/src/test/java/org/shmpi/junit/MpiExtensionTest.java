@@ -101,7 +101,7 @@ class MpiExtensionTest
     /** No launcher this JVM started lives on, and none left a job directory in /dev/shm. */
     static void nothingLeftBehind() throws IOException, InterruptedException
     {
-        for (final long pid : TestJob.LAUNCHED)
+        for (final long pid : ShmrunProcess.LAUNCHED)
         {
             final Optional<ProcessHandle> h = ProcessHandle.of(pid);
             if (h.isPresent())
@@ -117,7 +117,7 @@ class MpiExtensionTest
                 for (final Path d : dirs)
                 {
                     final String pid = d.getFileName().toString().split("-")[0];
-                    assertFalse(TestJob.LAUNCHED.contains(Long.parseLong(pid)), "left in shared memory: " + d);
+                    assertFalse(ShmrunProcess.LAUNCHED.contains(Long.parseLong(pid)), "left in shared memory: " + d);
                 }
             }
         }

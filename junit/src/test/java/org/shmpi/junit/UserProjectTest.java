@@ -45,7 +45,7 @@ class UserProjectTest
 
     private static String runRingTest(final String cp, final String maxNp) throws Exception
     {
-        final ProcessBuilder pb = new ProcessBuilder(TestJob.javaCommand(), "-cp", cp, SampleMain.class.getName(),
+        final ProcessBuilder pb = new ProcessBuilder(ShmrunProcess.javaCommand(), "-cp", cp, SampleMain.class.getName(),
             "org.example.RingTest");
         pb.environment().remove("SHMPI_TEST_MAX_NP");
         if (maxNp != null)
