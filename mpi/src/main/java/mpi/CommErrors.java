@@ -39,7 +39,7 @@ final class CommErrors
     {
         if (ex instanceof JobAbortedException)
         {
-            MPI.exitBecauseAborted();
+            Lifecycle.exitBecauseAborted();
         }
         if (ex instanceof MPIException)
         {
@@ -65,7 +65,7 @@ final class CommErrors
     {
         if (handler.fatal)
         {
-            MPI.fatalError(comm, error);
+            Lifecycle.fatalError(comm, error);
         }
         else if (handler.function != null)
         {
@@ -97,7 +97,7 @@ final class CommErrors
         final MPIException error = applicationError(errorCode);
         if (h.fatal)
         {
-            MPI.fatalError(comm, error);
+            Lifecycle.fatalError(comm, error);
         }
         else if (h.function != null)
         {

@@ -13,21 +13,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.shmpi.affinity.Binding;
-import org.shmpi.affinity.CpuSet;
 import org.shmpi.ring.RankContext;
-import org.shmpi.shm.AbortKind;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.io.ShmFile;
 import org.shmpi.rma.ShmWindow;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.shm.Futex;
-import org.shmpi.shm.RankProcess;
-import org.shmpi.shm.ShmpiConfig;
 
 /**
- * The MPI environment: initialization, finalization, constants and predefined handles. The
- * one class of shmpi with static state, because the API it implements is static.
+ * The MPI environment: initialization, finalization, constants and predefined handles. Static,
+ * because the API it implements is static; the rank's state from Init to Finalize, and starting,
+ * stopping and aborting it, are {@code Lifecycle}'s.
  */
 public final class MPI
 {
@@ -304,13 +299,6 @@ public final class MPI
     /** {@code MPI_MAX_INFO_VAL}, as in Open MPI: values have fewer characters. */
     public static final int MAX_INFO_VAL = 256;
 
-    private static final Object LOCK = new Object();
-    private static volatile boolean initialized;
-    private static volatile boolean finalized;
-    private static RankProcess process;
-    private static RankContext rankContext;
-    private static int threadLevel = THREAD_SINGLE;
-    private static Thread mainThread;
     private static volatile BsendBuffer attached;
 
     /** Every member is static; the constructor is public only because Open MPI's class has one. */
@@ -331,8 +319,7 @@ public final class MPI
      */
     public static String[] Init(final String[] args)
     {
-        init(THREAD_SINGLE);
-        fillEnvironment(args);
+        Lifecycle.init(args, THREAD_SINGLE);
         return args;
     }
 
@@ -344,232 +331,19 @@ public final class MPI
      */
     public static int InitThread(final String[] args, final int required)
     {
-        if (required < THREAD_SINGLE || required > THREAD_MULTIPLE)
-        {
-            throw new MPIException(ErrorClass.ERR_ARG, "invalid thread level: required=" + required);
-        }
-        init(required);
-        fillEnvironment(args);
-        return threadLevel;
+        return Lifecycle.init(args, required);
     }
-
-    private static void fillEnvironment(final String[] args)
-    {
-        final java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
-        final String command = System.getProperty("sun.java.command", "");
-        env.put("command", command.isBlank() ? "java" : command.trim().split("\\s+")[0]);
-        env.put("argv", args == null ? "" : String.join(" ", args));
-        final String size = Integer.toString(COMM_WORLD.getSize());
-        env.put("maxprocs", size);
-        env.put("soft", size);
-        env.put("host", getProcessorName());
-        env.put("arch", System.getProperty("os.arch", ""));
-        env.put("wdir", System.getProperty("user.dir", ""));
-        env.put("thread_level", new String[] {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
-            "MPI_THREAD_MULTIPLE"}[threadLevel]);
-        // Keys Open MPI adds, which programs written for it read: one application (shmrun starts
-        // one program; spawn and MPMD launches are not supported), its first rank, the job's size.
-        env.put("ompi_num_apps", "1");
-        env.put("ompi_first_rank", "0");
-        env.put("ompi_np", size);
-        // Values are cut to what an info value holds (argv could be long).
-        env.replaceAll((k, v) -> v.length() >= MAX_INFO_VAL ? v.substring(0, MAX_INFO_VAL - 1) : v);
-        INFO_ENV.fill(env);
-    }
-
-    private static void init(final int level)
-    {
-        synchronized (LOCK)
-        {
-            if (initialized)
-            {
-                throw new MPIException(ErrorClass.ERR_OTHER, "MPI is already initialized");
-            }
-            if (finalized)
-            {
-                throw new MPIException(ErrorClass.ERR_OTHER, "MPI cannot be initialized again after Finalize");
-            }
-            // Before anything exists in shared memory: a failure here leaves nothing behind.
-            checkJvmFlags();
-            final ShmpiConfig config;
-            try
-            {
-                config = ShmpiConfig.fromSystem();
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new MPIException(ErrorClass.ERR_ARG, "bad shmpi setting: " + ex.getMessage());
-            }
-            RankProcess p = null;
-            RankContext e = null;
-            try
-            {
-                p = RankProcess.attach(config, System.getenv());
-                if (p.isSingleton())
-                {
-                    final RankProcess self = p;
-                    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteSingletonJob(self), "shmpi-cleanup"));
-                }
-                final CpuSet allowed = Binding.currentAffinity();
-                p.job().binding(p.rank(), allowed.size() == 1 ? allowed.first() : -1, -1);
-                final Futex futex = Futex.open(config.futexEnabled());
-                e = RankContext.open(p.directory(), p.job(), p.rank(), config, futex, level == THREAD_MULTIPLE);
-                p.initialized();
-                p.startWatchdog();
-                p.awaitAllInitialized();
-            }
-            catch (final IOException | RuntimeException | LinkageError ex)
-            {
-                throw initFailed(p, e, ex);
-            }
-            rankContext = e;
-            process = p;
-            threadLevel = level;
-            mainThread = Thread.currentThread();
-            final int size = p.worldSize();
-            final int[] world = new int[size];
-            for (int i = 0; i < size; i++)
-            {
-                world[i] = i;
-            }
-            // Context ids come from the engine's allocator, in the same order on every rank.
-            final org.shmpi.ring.ContextIds contexts = rankContext.contexts();
-            COMM_WORLD.bind(world, p.rank(), contexts.allocate(), contexts.allocate());
-            COMM_SELF.bind(new int[] {p.rank()}, 0, contexts.allocate(), contexts.allocate());
-            CONTEXT_NAMES.clear();
-            nameContexts(COMM_WORLD, "MPI_COMM_WORLD");
-            nameContexts(COMM_SELF, "MPI_COMM_SELF");
-            final RankContext described = rankContext;
-            p.statusSource(timeoutMs -> describeEngines(described, timeoutMs));
-            installUncaughtHandler(mainThread);
-            initialized = true;
-        }
-    }
-
-    /** Names of the context ids in use, for status reports ({@code shmrun --status}). */
-    private static final java.util.Map<Integer, String> CONTEXT_NAMES =
-        new java.util.concurrent.ConcurrentSkipListMap<>();
 
     /** Names a communicator's two context ids in status reports (communicators call it when made). */
     static void nameContexts(final Comm comm, final String name)
     {
-        CONTEXT_NAMES.put(comm.contextId, name);
-        CONTEXT_NAMES.put(comm.collContextId, name + " (collectives)");
+        Lifecycle.nameContexts(comm, name);
     }
 
     /** Forgets a freed communicator's context ids. */
     static void forgetContexts(final Comm comm)
     {
-        CONTEXT_NAMES.remove(comm.contextId);
-        CONTEXT_NAMES.remove(comm.collContextId);
-    }
-
-    /**
-     * The rank's status-file text: the names of its context ids, then what its engines have
-     * outstanding, by peer; null when no thread is inside an MPI call to answer.
-     */
-    private static String describeEngines(final RankContext e, final long timeoutMs)
-    {
-        final String engines = e.progress().describe(timeoutMs);
-        if (engines == null)
-        {
-            return null;
-        }
-        final StringBuilder out = new StringBuilder("contexts:");
-        String sep = " ";
-        for (final java.util.Map.Entry<Integer, String> c : CONTEXT_NAMES.entrySet())
-        {
-            out.append(sep).append(c.getKey()).append('=').append(c.getValue());
-            sep = ", ";
-        }
-        return out.append('\n').append(engines).toString();
-    }
-
-    /**
-     * A rank of a launched job records the failure as the job's abort and ends (the launcher
-     * reports it and removes the job directory, inboxes and heap segments included). A singleton
-     * is its own launcher: it removes its job directory now, not at exit, since the program may
-     * catch the exception and go on.
-     */
-    private static MPIException initFailed(final RankProcess p, final RankContext e, final Throwable ex)
-    {
-        final String reason = ex instanceof IOException || ex instanceof MPIException ? ex.getMessage() : ex.toString();
-        if (p != null && !p.isSingleton())
-        {
-            p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " failed in MPI_Init: " + reason);
-        }
-        if (e != null)
-        {
-            try
-            {
-                e.close();
-            }
-            catch (final RuntimeException ignore)
-            {
-                // The mappings go with the directory and the process.
-            }
-        }
-        if (p != null)
-        {
-            p.close();
-        }
-        return new MPIException(ErrorClass.ERR_OTHER, "MPI_Init failed: " + reason, ex);
-    }
-
-    /**
-     * Agrona 2.x reads {@code jdk.internal.misc.Unsafe}, which {@code java.base} exports only when
-     * asked on the command line. Without the export the first Agrona buffer dies deep inside
-     * Init with an {@code IllegalAccessError}; no switch or manifest entry fixes that for a
-     * {@code java -cp} start, and every run-time workaround is a hack the JVM warns about. So:
-     * check first, and say in one line what to add. The export must reach Agrona's module: the
-     * unnamed module on the class path, {@code org.agrona} on the module path.
-     */
-    private static void checkJvmFlags()
-    {
-        final Module agrona = org.agrona.DirectBuffer.class.getModule();
-        if (!Object.class.getModule().isExported("jdk.internal.misc", agrona))
-        {
-            final String target = agrona.isNamed() ? agrona.getName() : "ALL-UNNAMED";
-            final String nativeTarget = agrona.isNamed() ? "com.sun.jna" : "ALL-UNNAMED";
-            final MPIException ex = new MPIException(ErrorClass.ERR_OTHER,
-                "MPI_Init: shmpi needs the JVM flags --add-exports java.base/jdk.internal.misc=" + target +
-                " --enable-native-access=" + nativeTarget +
-                "; start the program with shmrun, which adds them, or add them to the java command line");
-            // Uncaught out of main, the JVM prints the exception's first line and its frames: without
-            // frames the user sees this one line. The message is the whole story; no frame adds to it.
-            ex.setStackTrace(new StackTraceElement[0]);
-            throw ex;
-        }
-    }
-
-    private static void installUncaughtHandler(final Thread thread)
-    {
-        final Thread.UncaughtExceptionHandler previous = thread.getUncaughtExceptionHandler();
-        thread.setUncaughtExceptionHandler((t, e) ->
-        {
-            final RankProcess p = process;
-            if (p != null && initialized && !finalized)
-            {
-                e.printStackTrace();
-                p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " threw " + e);
-            }
-            else if (previous != null)
-            {
-                previous.uncaughtException(t, e);
-            }
-        });
-    }
-
-    private static void deleteSingletonJob(final RankProcess p)
-    {
-        try
-        {
-            p.directory().delete();
-        }
-        catch (final IOException ignore)
-        {
-            // Left behind, it is found as stale by shmrun --cleanup.
-        }
+        Lifecycle.forgetContexts(comm);
     }
 
     /**
@@ -578,19 +352,7 @@ public final class MPI
      */
     public static void Finalize()
     {
-        synchronized (LOCK)
-        {
-            check();
-            // MPI-2.2 8.7.1: COMM_SELF is freed first, so its attributes' delete callbacks run
-            // (a library's clean-up hook), the last set first.
-            COMM_SELF.deleteAllAttributes();
-            awaitUnbufferedSends();
-            Collectives.barrier(COMM_WORLD, BlockedCall.FINALIZE);
-            finalized = true;
-            process.finalized();
-            rankContext.close();
-            process.close();
-        }
+        Lifecycle.finish();
     }
 
     /**
@@ -604,7 +366,7 @@ public final class MPI
         {
             throw new MPIException(ErrorClass.ERR_BUFFER, "null buffer to attach");
         }
-        synchronized (LOCK)
+        synchronized (Lifecycle.LOCK)
         {
             if (attached != null)
             {
@@ -628,8 +390,8 @@ public final class MPI
             return null;
         }
         // Once idle it is also marked detached, atomically: a racing bSend cannot slip in after.
-        rankContext.progress().awaitUntil(b::detachIfIdle, BlockedCall.BUFFER_DETACH, null);
-        synchronized (LOCK)
+        context().progress().awaitUntil(b::detachIfIdle, BlockedCall.BUFFER_DETACH, null);
+        synchronized (Lifecycle.LOCK)
         {
             if (attached == b)
             {
@@ -644,34 +406,6 @@ public final class MPI
         return attached;
     }
 
-    /** Buffered sends made without an attached buffer that had not left when their call returned. */
-    private static final java.util.List<org.shmpi.ring.SendRequest> UNBUFFERED = new java.util.ArrayList<>();
-
-    static void unbufferedSendQueued(final org.shmpi.ring.SendRequest s)
-    {
-        synchronized (UNBUFFERED)
-        {
-            UNBUFFERED.removeIf(org.shmpi.ring.SendRequest::isComplete);
-            UNBUFFERED.add(s);
-        }
-    }
-
-    /** Waits until every buffered send made without an attached buffer has left (at Finalize). */
-    private static void awaitUnbufferedSends()
-    {
-        synchronized (UNBUFFERED)
-        {
-            for (final org.shmpi.ring.SendRequest s : UNBUFFERED)
-            {
-                if (!s.isComplete())
-                {
-                    rankContext.progress().await(s);
-                }
-            }
-            UNBUFFERED.clear();
-        }
-    }
-
     /**
      * shmpi extension: one duty cycle of this rank's progress engine, which also runs the
      * completion callbacks of finished operations. Useful with detached operations when the
@@ -682,19 +416,19 @@ public final class MPI
     public static int progress()
     {
         check();
-        return rankContext.progress().progress();
+        return context().progress().progress();
     }
 
     /** Java binding of {@code MPI_INITIALIZED}. */
     public static boolean isInitialized()
     {
-        return initialized;
+        return Lifecycle.isInitialized();
     }
 
     /** Java binding of {@code MPI_FINALIZED}. */
     public static boolean isFinalized()
     {
-        return finalized;
+        return Lifecycle.isFinalized();
     }
 
     /** {@code MPI_MAX_ERROR_STRING}, as in Open MPI. */
@@ -794,15 +528,13 @@ public final class MPI
     /** Java binding of {@code MPI_QUERY_THREAD}: the thread level provided by Init. */
     public static int queryThread()
     {
-        check();
-        return threadLevel;
+        return Lifecycle.queryThread();
     }
 
     /** Java binding of {@code MPI_IS_THREAD_MAIN}: whether the caller is the thread that ran Init. */
     public static boolean isThreadMain()
     {
-        check();
-        return Thread.currentThread() == mainThread;
+        return Lifecycle.isThreadMain();
     }
 
     /**
@@ -858,8 +590,8 @@ public final class MPI
         {
             throw new MPIException(ErrorClass.ERR_ARG, "negative capacity: capacity=" + capacity);
         }
-        final RankContext e = rankContext;
-        if (capacity >= SHARED_HEAP_MIN_BYTES && e != null && initialized && !finalized)
+        final RankContext e = context();
+        if (capacity >= SHARED_HEAP_MIN_BYTES && e != null && isInitialized() && !isFinalized())
         {
             try
             {
@@ -1041,14 +773,7 @@ public final class MPI
 
     static void check()
     {
-        if (!initialized)
-        {
-            throw new MPIException(ErrorClass.ERR_OTHER, "MPI is not initialized");
-        }
-        if (finalized)
-        {
-            throw new MPIException(ErrorClass.ERR_OTHER, "MPI is finalized");
-        }
+        Lifecycle.check();
     }
 
     static void checkDatatype(final Datatype type)
@@ -1062,43 +787,12 @@ public final class MPI
     /** This rank's services (null before Init). */
     static RankContext context()
     {
-        return rankContext;
+        return Lifecycle.context();
     }
 
     /** {@code Comm.abort}: record the call in the job file and end this process with the code. */
     static void abortJob(final Comm comm, final int errorcode)
     {
-        final RankProcess p = process;
-        if (p == null)
-        {
-            System.out.flush();
-            System.err.flush();
-            Runtime.getRuntime().halt(errorcode);
-            return;
-        }
-        p.abortJob(AbortKind.MPI_ABORT, errorcode,
-            "rank " + p.rank() + " called MPI_Abort(" + comm.getName() + ", " + errorcode + ")");
-    }
-
-    /** ERRORS_ARE_FATAL: report the error and abort the job, exiting with the error class. */
-    static void fatalError(final Comm comm, final MPIException ex)
-    {
-        final RankProcess p = process;
-        final String what = ErrorClass.name(ex.getErrorClass()) + " on " + comm.getName() + ": " + ex.getMessage();
-        System.err.println("shmpi: rank " + (p == null ? "?" : p.rank()) + ": " + what);
-        ex.printStackTrace();
-        final int code = ex.getErrorClass() > 0 ? ex.getErrorClass() : 1;
-        if (p != null)
-        {
-            p.abortJob(AbortKind.RANK_FAILED, code, "rank " + p.rank() + ": " + what);
-        }
-    }
-
-    /** Another rank (or the launcher) aborted the job while this one waited: exit now. */
-    static void exitBecauseAborted()
-    {
-        System.out.flush();
-        System.err.flush();
-        Runtime.getRuntime().halt(RankProcess.ABORTED_EXIT_CODE);
+        Lifecycle.abortJob(comm, errorcode);
     }
 }

@@ -128,7 +128,7 @@ final class PointToPoint
             Buffers.BYTE_ARRAY_BASE, bytes, SendRequest.MODE_STANDARD);
         if (!s.isComplete())
         {
-            MPI.unbufferedSendQueued(s);
+            Lifecycle.unbufferedSendQueued(s);
         }
     }
 
