@@ -24,9 +24,9 @@ final class Outcomes
 {
     private final int np;
     private final OutputTail tail;
-    private final JobDirectory directory;
+    private final TestJobDirectory directory;
 
-    Outcomes(final int np, final OutputTail tail, final JobDirectory directory)
+    Outcomes(final int np, final OutputTail tail, final TestJobDirectory directory)
     {
         this.np = np;
         this.tail = tail;

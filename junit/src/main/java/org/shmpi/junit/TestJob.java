@@ -21,7 +21,7 @@ final class TestJob implements AutoCloseable
 {
     private final int np;
     private final ShmrunProcess launcher;
-    private final JobDirectory directory;
+    private final TestJobDirectory directory;
     private final RankConnections links;
     private final Outcomes outcomes;
     private volatile boolean broken;
@@ -32,7 +32,7 @@ final class TestJob implements AutoCloseable
     {
         this.np = np;
         this.launcher = launcher;
-        this.directory = new JobDirectory(launcher, keep);
+        this.directory = new TestJobDirectory(launcher, keep);
         this.links = new RankConnections(np);
         this.outcomes = new Outcomes(np, launcher.tail(), directory);
     }

@@ -14,12 +14,12 @@ import org.shmpi.shm.ShmpiConfig;
  * messages when it is kept ({@link Settings#KEEP}), and removed when a launcher that had to be
  * killed hard left it behind.
  */
-final class JobDirectory
+final class TestJobDirectory
 {
     private final ShmrunProcess launcher;
     private final boolean keep;
 
-    JobDirectory(final ShmrunProcess launcher, final boolean keep)
+    TestJobDirectory(final ShmrunProcess launcher, final boolean keep)
     {
         this.launcher = launcher;
         this.keep = keep;
