@@ -2,19 +2,9 @@ package mpi;
 
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 
 import org.shmpi.rma.ShmWindow;
-import org.shmpi.rma.WindowMembers;
 import org.shmpi.shm.ErrorClass;
-import org.shmpi.types.BasicKind;
-import org.shmpi.types.TypeMap;
-import org.shmpi.types.reduce.Reductions;
 
 /**
  * Java binding of {@code MPI_Win}: a window of memory that the other members of its
@@ -57,24 +47,21 @@ public final class Win implements Freeable
     private static final Attributes ATTRIBUTES = new Attributes("window");
     private final Attributes.Cache attributes = ATTRIBUTES.new Cache();
 
+    // Package-private state is set up by WinCreation; WinAccess runs through live() and handle().
     /** A private duplicate of the communicator: the window's barriers and set-up never meet the user's traffic. */
-    private Intracomm comm;
-    private ShmWindow window;
-    private int[] world;
-    /** Window rank of each world rank ({@code -1}: not a member), for groups of start and post. */
-    private int[] rankOfWorld;
-    /** The last group {@link #windowRanks} translated (its member array) and its window ranks. */
-    private int[] lastMembers;
-    private int[] lastRanks;
+    Intracomm comm;
+    ShmWindow window;
+    /** The members' world ranks, and the window ranks of groups. */
+    WinRanks ranks;
     private String name = "";
-    private Info info;
+    Info info;
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     /** The caller's memory of a window made over it (what {@code WIN_BASE} gives), else null. */
-    private Object userBase;
+    Object userBase;
     /** The size in bytes a window over the caller's memory was made with (its {@code WIN_SIZE}), else -1. */
-    private long declaredBytes = -1;
+    long declaredBytes = -1;
     /** Info {@code no_locks} was {@code "true"} at creation: the window is never locked (MPI-3.1 section 11.2.1). */
-    private boolean noLocks;
+    boolean noLocks;
 
     /**
      * Java binding of {@code MPI_WIN_CREATE}: a window over {@code size} elements of
@@ -93,26 +80,7 @@ public final class Win implements Freeable
     public Win(final Object base, final int size, final int dispUnit, final Info info, final Comm comm)
     {
         MPI.check();
-        final int element = elementSize(base, comm);
-        final long bytes = checkedBytes(size, element, comm);
-        final int unit = checkedUnit(dispUnit, element, comm);
-        final long capacity = base instanceof Buffer ? (long)((Buffer)base).capacity() * element :
-            (long)java.lang.reflect.Array.getLength(base) * element;
-        // Open MPI takes the size on trust, so programs declare windows larger than their buffers
-        // and access only what exists. shmpi accepts the size too, but exposes only the memory
-        // that exists: an access past it is MPI.ERR_RMA_RANGE at the origin, never a write
-        // outside the buffer. WIN_SIZE reports the size given.
-        final long exposed = Math.min(bytes, capacity);
-        if (base instanceof Buffer && ((Buffer)base).isReadOnly())
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_BASE, "window memory must be writable: a read-only " +
-                "buffer cannot take the others' puts"));
-        }
-        final Object memory = Buffers.base(base);
-        final long offset = Buffers.offset(base);
-        open(comm, info, m -> ShmWindow.create(MPI.context(), m, memory, offset, exposed, unit));
-        this.userBase = base;
-        this.declaredBytes = bytes;
+        WinCreation.create(this, base, size, dispUnit, info, comm);
     }
 
     /**
@@ -125,18 +93,7 @@ public final class Win implements Freeable
         final int flavor)
     {
         MPI.check();
-        final int element = elementSize(base, comm);
-        final long bytes = checkedBytes(size, element, comm);
-        final int unit = checkedUnit(dispUnit, element, comm);
-        if (flavor != FLAVOR_PRIVATE && flavor != FLAVOR_SHARED)
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_ARG, "not a window flavor: " + flavor +
-                " (Win.FLAVOR_PRIVATE or Win.FLAVOR_SHARED)"));
-        }
-        final boolean contiguous = flavor == FLAVOR_SHARED &&
-            !(info != null && !info.isNull() && "true".equalsIgnoreCase(info.get("alloc_shared_noncontig")));
-        open(comm, info, m -> ShmWindow.allocate(MPI.context(), m, bytes, unit,
-            flavor == FLAVOR_SHARED ? ShmWindow.FLAVOR_SHARED : ShmWindow.FLAVOR_ALLOCATE, contiguous));
+        WinCreation.allocate(this, size, dispUnit, info, comm, base, flavor);
     }
 
     /**
@@ -149,122 +106,12 @@ public final class Win implements Freeable
     public Win(final Info info, final Comm comm)
     {
         MPI.check();
-        open(comm, info, m -> ShmWindow.createDynamic(MPI.context(), m));
-    }
-
-    private interface Maker
-    {
-        ShmWindow make(WindowMembers members);
-    }
-
-    private void open(final Comm comm, final Info info, final Maker maker)
-    {
-        comm.check();
-        if (comm.isInter())
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_COMM, "windows are made on intra-communicators"));
-        }
-        final Intracomm dup = (Intracomm)comm.dup();
-        dup.setName("window on " + comm.getName());
-        dup.setErrhandler(MPI.ERRORS_RETURN);
-        try
-        {
-            this.window = maker.make(new CommMembers(dup));
-        }
-        catch (final RuntimeException ex)
-        {
-            dup.free();
-            throw comm.handle(ex);
-        }
-        this.comm = dup;
-        this.world = dup.members.clone();
-        int largest = 0;
-        for (final int w : world)
-        {
-            largest = Math.max(largest, w);
-        }
-        this.rankOfWorld = new int[largest + 1];
-        java.util.Arrays.fill(rankOfWorld, -1);
-        for (int r = 0; r < world.length; r++)
-        {
-            rankOfWorld[world[r]] = r;
-        }
-        this.info = info == null || info.isNull() ? new Info() : info.dup();
-        this.noLocks = isTrue(this.info.get("no_locks"));
-    }
-
-    /** An info value read as a boolean, as Open MPI reads one: "true", "yes" or a nonzero integer. */
-    private static boolean isTrue(final String value)
-    {
-        if (value == null)
-        {
-            return false;
-        }
-        final String v = value.trim();
-        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes"))
-        {
-            return true;
-        }
-        try
-        {
-            return Integer.parseInt(v) != 0;
-        }
-        catch (final NumberFormatException ex)
-        {
-            return false;
-        }
-    }
-
-    private static int elementSize(final Object base, final Comm comm)
-    {
-        if (base == null)
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_BUFFER, "null base buffer"));
-        }
-        if (base instanceof ByteBuffer || base instanceof byte[] || base instanceof boolean[])
-        {
-            return 1;
-        }
-        if (base instanceof CharBuffer || base instanceof ShortBuffer || base instanceof char[] ||
-            base instanceof short[])
-        {
-            return 2;
-        }
-        if (base instanceof IntBuffer || base instanceof FloatBuffer || base instanceof int[] ||
-            base instanceof float[])
-        {
-            return 4;
-        }
-        if (base instanceof LongBuffer || base instanceof DoubleBuffer || base instanceof long[] ||
-            base instanceof double[])
-        {
-            return 8;
-        }
-        throw comm.handle(new MPIException(ErrorClass.ERR_BUFFER, "window memory must be a java.nio buffer or a " +
-            "primitive array, not " + base.getClass().getName()));
-    }
-
-    private static long checkedBytes(final int size, final int element, final Comm comm)
-    {
-        if (size < 0)
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_SIZE, "negative window size: " + size));
-        }
-        return (long)size * element;
-    }
-
-    private static int checkedUnit(final int dispUnit, final int element, final Comm comm)
-    {
-        if (dispUnit <= 0 || (long)dispUnit * element > Integer.MAX_VALUE)
-        {
-            throw comm.handle(new MPIException(ErrorClass.ERR_DISP, "displacement unit must be positive: " + dispUnit));
-        }
-        return dispUnit * element;
+        WinCreation.createDynamic(this, info, comm);
     }
 
     // ------------------------------------------------------------------------------------------
 
-    private ShmWindow live()
+    ShmWindow live()
     {
         MPI.check();
         final ShmWindow w = window;
@@ -279,7 +126,7 @@ public final class Win implements Freeable
      * This window's error handler applied to a failure (see {@link Comm#handle}); a window
      * handler ({@link #createErrhandler}) is called with this window, then the error is thrown.
      */
-    private MPIException handle(final RuntimeException ex)
+    MPIException handle(final RuntimeException ex)
     {
         if (comm == null)
         {
@@ -312,31 +159,6 @@ public final class Win implements Freeable
         return new Errhandler(function);
     }
 
-    /** The members of {@code group} as window ranks ({@code MPI.ERR_GROUP} for a process outside the window). */
-    private int[] windowRanks(final Group group, final String call)
-    {
-        final int[] members = Group.of(group, call);
-        if (members == lastMembers)
-        {
-            return lastRanks;
-        }
-        final int[] out = new int[members.length];
-        for (int i = 0; i < members.length; i++)
-        {
-            final int w = members[i];
-            out[i] = w >= 0 && w < rankOfWorld.length ? rankOfWorld[w] : -1;
-            if (out[i] < 0)
-            {
-                throw new MPIException(ErrorClass.ERR_GROUP, call + ": the group has a process that is not in the " +
-                    "window: world rank " + members[i]);
-            }
-        }
-        // An epoch loop names the same group again and again (a group's members never change).
-        lastMembers = members;
-        lastRanks = out;
-        return out;
-    }
-
     /**
      * Java binding of {@code MPI_WIN_ATTACH}: {@code size} elements of {@code base} join this
      * dynamic window. Buffers of {@code MPI.newXxxBuffer} of 64 KiB or more are mapped by the
@@ -344,26 +166,7 @@ public final class Win implements Freeable
      */
     public void attach(final Buffer base, final int size)
     {
-        final ShmWindow w = live();
-        try
-        {
-            final int element = elementSize(base, comm);
-            if (base.isReadOnly())
-            {
-                throw new MPIException(ErrorClass.ERR_BASE, "attached memory must be writable: a read-only buffer " +
-                    "cannot take the others' puts");
-            }
-            if (size < 0 || (long)size > base.capacity())
-            {
-                throw new MPIException(ErrorClass.ERR_SIZE, "attach of " + size + " elements of a buffer of " +
-                    base.capacity());
-            }
-            w.attach(base, Buffers.base(base), Buffers.offset(base), (long)size * element);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        WinCreation.attach(this, base, size);
     }
 
     /** Java binding of {@code MPI_WIN_DETACH} of a buffer attached before. */
@@ -393,35 +196,11 @@ public final class Win implements Freeable
     public Group getGroup()
     {
         live();
-        return new Group(world.clone());
+        return new Group(ranks.world());
     }
 
     // ------------------------------------------------------------------------------------------
     // Communication
-
-    private static TypeMap targetMap(final Datatype type)
-    {
-        return type.derived ? type.map : null;
-    }
-
-    /** Checks the target type and that it carries as many bytes as the origin. */
-    private static void checkTarget(final long originBytes, final int targetCount, final Datatype targetType)
-    {
-        if (targetCount < 0)
-        {
-            throw new MPIException(ErrorClass.ERR_COUNT, "negative target count: " + targetCount);
-        }
-        MPI.checkDatatype(targetType);
-        if (!targetType.usable())
-        {
-            throw new MPIException(ErrorClass.ERR_TYPE, "target datatype not committed: " + targetType.getName());
-        }
-        if ((long)targetCount * targetType.size != originBytes)
-        {
-            throw new MPIException(ErrorClass.ERR_TYPE, "origin data has " + originBytes + " bytes, target data " +
-                (long)targetCount * targetType.size + ": the type signatures differ");
-        }
-    }
 
     /**
      * Java binding of {@code MPI_PUT}: {@code orgCount} items of {@code orgType} from
@@ -431,101 +210,21 @@ public final class Win implements Freeable
     public void put(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
     {
-        move(true, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        WinAccess.move(this, true, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
     }
 
     /** Java binding of {@code MPI_GET}: the reverse of {@link #put}. */
     public void get(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
     {
-        move(false, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
-    }
-
-    /** A put ({@code put}) or a get, checked, through this window's error handler. */
-    private void move(final boolean put, final Buffer origin, final int orgCount, final Datatype orgType,
-        final int targetRank, final int targetDisp, final int targetCount, final Datatype targetType)
-    {
-        final ShmWindow w = live();
-        try
-        {
-            final long bytes = Buffers.bytes(origin, orgCount, orgType);
-            if (targetRank == MPI.PROC_NULL)
-            {
-                return;
-            }
-            checkTarget(bytes, targetCount, targetType);
-            if (put)
-            {
-                w.put(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
-                    targetMap(targetType), targetCount);
-            }
-            else
-            {
-                w.get(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
-                    targetMap(targetType), targetCount);
-            }
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
-    }
-
-    /**
-     * The kernel of a predefined {@code op} on the elements of {@code type} (which must all be of
-     * one basic kind, the same as {@code other}'s); REPLACE and NO_OP included, user ops refused.
-     */
-    private static Reductions.Kernel accumulateKernel(final Op op, final Datatype type, final Datatype other)
-    {
-        if (op == null || op.isNull())
-        {
-            throw new MPIException(ErrorClass.ERR_OP, "null or freed operation");
-        }
-        if (op.function != null)
-        {
-            throw new MPIException(ErrorClass.ERR_OP, "one-sided accumulates take predefined operations only");
-        }
-        MPI.checkDatatype(type);
-        final int kind = type.uniformKind();
-        if (other != null)
-        {
-            MPI.checkDatatype(other);
-            if (other.uniformKind() != kind)
-            {
-                throw new MPIException(ErrorClass.ERR_TYPE, "origin and target datatypes must be made of the same " +
-                    "predefined datatype: " + type.getName() + ", " + other.getName());
-            }
-        }
-        final Reductions.Kernel kernel = kind < 0 ? null : Reductions.kernel(op.code, kind);
-        if (kernel == null)
-        {
-            throw new MPIException(ErrorClass.ERR_OP, Reductions.name(op.code) + " is not defined on " +
-                type.getName() + (kind < 0 ? " (elements of several kinds)" : ""));
-        }
-        return kernel;
+        WinAccess.move(this, false, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
     }
 
     /** Java binding of {@code MPI_ACCUMULATE}: target = origin {@code op} target, element by element, atomically. */
     public void accumulate(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType, final Op op)
     {
-        final ShmWindow w = live();
-        try
-        {
-            final long bytes = Buffers.bytes(origin, orgCount, orgType);
-            accumulateKernel(op, orgType, targetType);
-            if (targetRank == MPI.PROC_NULL)
-            {
-                return;
-            }
-            checkTarget(bytes, targetCount, targetType);
-            w.accumulate(Buffers.base(origin), Buffers.offset(origin), orgType.layout(), bytes, targetRank, targetDisp,
-                targetMap(targetType), targetCount, op.code, orgType.uniformKind(), null, 0, null);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        WinAccess.accumulate(this, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
     }
 
     /**
@@ -536,48 +235,8 @@ public final class Win implements Freeable
         final int resultCount, final Datatype resultType, final int targetRank, final int targetDisp,
         final int targetCount, final Datatype targetType, final Op op)
     {
-        final ShmWindow w = live();
-        try
-        {
-            final long resultBytes = Buffers.bytes(result, resultCount, resultType);
-            accumulateKernel(op, resultType, targetType);
-            // With NO_OP the origin buffer is not read (MPI lets it be anything).
-            final boolean noOp = op.code == Reductions.NO_OP && op.function == null;
-            final long bytes = noOp ? resultBytes : Buffers.bytes(origin, orgCount, orgType);
-            if (!noOp)
-            {
-                accumulateKernel(op, orgType, targetType);
-            }
-            if (targetRank == MPI.PROC_NULL)
-            {
-                return;
-            }
-            checkTarget(resultBytes, targetCount, targetType);
-            if (bytes != resultBytes)
-            {
-                throw new MPIException(ErrorClass.ERR_TYPE, "origin has " + bytes + " bytes, result " + resultBytes);
-            }
-            final Object base = noOp ? Buffers.base(result) : Buffers.base(origin);
-            final long offset = noOp ? Buffers.offset(result) : Buffers.offset(origin);
-            final Datatype inType = noOp ? resultType : orgType;
-            if (noOp && !resultType.layout().isContiguous())
-            {
-                // The kernel reads nothing of the origin; any contiguous bytes of the right length will do.
-                final byte[] ignored = new byte[(int)bytes];
-                w.accumulate(ignored, Buffers.BYTE_ARRAY_BASE, org.shmpi.types.DataLayout.CONTIGUOUS, bytes,
-                    targetRank, targetDisp, targetMap(targetType), targetCount, op.code, resultType.uniformKind(),
-                    Buffers.base(result), Buffers.offset(result),
-                    resultType.layout());
-                return;
-            }
-            w.accumulate(base, offset, inType.layout(), bytes, targetRank, targetDisp, targetMap(targetType),
-                targetCount, op.code, resultType.uniformKind(), Buffers.base(result),
-                Buffers.offset(result), resultType.layout());
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        WinAccess.getAccumulate(this, origin, orgCount, orgType, result, resultCount, resultType, targetRank,
+            targetDisp, targetCount, targetType, op);
     }
 
     /**
@@ -587,35 +246,7 @@ public final class Win implements Freeable
     public void fetchAndOp(final Buffer origin, final Buffer result, final Datatype type, final int targetRank,
         final int targetDisp, final Op op)
     {
-        final ShmWindow w = live();
-        try
-        {
-            accumulateKernel(op, type, null);
-            if (type.derived)
-            {
-                throw new MPIException(ErrorClass.ERR_TYPE, "fetchAndOp takes a predefined datatype, not " +
-                    type.getName());
-            }
-            final boolean noOp = op.code == Reductions.NO_OP;
-            Buffers.bytes(result, 1, type);
-            if (!noOp)
-            {
-                Buffers.bytes(origin, 1, type);
-            }
-            if (targetRank == MPI.PROC_NULL)
-            {
-                return;
-            }
-            final int kind = type.uniformKind();
-            final Object inBase = noOp ? Buffers.base(result) : Buffers.base(origin);
-            final long inOffset = noOp ? Buffers.offset(result) : Buffers.offset(origin);
-            w.fetchAndOp(inBase, inOffset, Buffers.base(result), Buffers.offset(result), op.code, kind, targetRank,
-                targetDisp);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        WinAccess.fetchAndOp(this, origin, result, type, targetRank, targetDisp, op);
     }
 
     /**
@@ -626,32 +257,7 @@ public final class Win implements Freeable
     public void compareAndSwap(final Buffer origin, final Buffer compare, final Buffer result, final Datatype type,
         final int targetRank, final int targetDisp)
     {
-        final ShmWindow w = live();
-        try
-        {
-            MPI.checkDatatype(type);
-            final int kind = type.uniformKind();
-            if (type.derived || !(kind == BasicKind.BYTE || kind == BasicKind.CHAR || kind == BasicKind.SHORT ||
-                kind == BasicKind.BOOLEAN || kind == BasicKind.INT || kind == BasicKind.LONG))
-            {
-                throw new MPIException(ErrorClass.ERR_TYPE, "compareAndSwap takes an integer, boolean or byte " +
-                    "datatype, not " + type.getName());
-            }
-            Buffers.bytes(origin, 1, type);
-            Buffers.bytes(compare, 1, type);
-            Buffers.bytes(result, 1, type);
-            if (targetRank == MPI.PROC_NULL)
-            {
-                return;
-            }
-            w.compareAndSwap(Buffers.base(origin), Buffers.offset(origin), Buffers.base(compare),
-                Buffers.offset(compare), Buffers.base(result), Buffers.offset(result), BasicKind.size(kind), targetRank,
-                targetDisp);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw handle(ex);
-        }
+        WinAccess.compareAndSwap(this, origin, compare, result, type, targetRank, targetDisp);
     }
 
     /**
@@ -752,7 +358,7 @@ public final class Win implements Freeable
         final ShmWindow w = live();
         try
         {
-            op.run(w, windowRanks(group, name), assertion);
+            op.run(w, ranks.of(group, name), assertion);
         }
         catch (final RuntimeException ex)
         {
@@ -1179,7 +785,7 @@ public final class Win implements Freeable
     @Override
     public String toString()
     {
-        return window == null ? "MPI_WIN_NULL" : "window " + (name.isEmpty() ? "" : name + " ") + "of " + world.length +
+        return window == null ? "MPI_WIN_NULL" : "window " + (name.isEmpty() ? "" : name + " ") + "of " + ranks.size() +
             " processes";
     }
 }
