@@ -604,9 +604,10 @@ public final class Win implements Freeable
 
     /**
      * Java binding of {@code MPI_WIN_GET_INFO}: a new info object with the hints in force. shmpi
-     * acts on {@code alloc_shared_noncontig} (at allocation); the others are kept and reported
-     * but change nothing: every window here is mapped by every member, so hints such as
-     * {@code no_locks} have no slower path to avoid.
+     * acts on {@code alloc_shared_noncontig} (at allocation) and on {@code no_locks} (then
+     * {@code lock} and {@code lockAll} fail with {@code ERR_RMA_SYNC}, as the hint promises they
+     * are not called); the others are kept and reported but change nothing: every window here is
+     * mapped by every member, so there is no slower path for them to avoid.
      */
     public Info getInfo()
     {
