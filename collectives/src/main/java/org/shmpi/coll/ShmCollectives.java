@@ -1,16 +1,10 @@
 package org.shmpi.coll;
 
-import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_OFFSET;
-import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
-import static org.shmpi.coll.ShmCollectiveDescriptor.FINISHED_OFFSET;
-
-import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
 import java.util.function.UnaryOperator;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.RankContext;
-import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.segment.Segment;
 import org.shmpi.shm.segment.SegmentManager;
 import org.shmpi.shm.segment.SegmentNames;
@@ -34,60 +28,38 @@ import org.shmpi.shm.segment.SegmentNames;
  * write another member may wait on is followed by waking the members. A member that dies while
  * others wait ends the job through the abort word, which the wait loop checks.
  *
+ * <p>This class is the operations: their set-up, and for each, blocking or as steps, who
+ * publishes, whom it waits for and what it reads. It stores no shared word itself: the
+ * operation numbers, this member's done and finished words, its seq and payload in flat
+ * operations and the waits for the others' are {@link ShmMemberBlocks}'s; the seq and payload
+ * of hierarchical operations and the leader blocks are {@link ShmHierarchy}'s.
+ *
  * <p>One instance per communicator and member; not for concurrent use (MPI orders collectives).
  */
 public final class ShmCollectives implements AutoCloseable
 {
-    private final RankContext ctx;
     private final SegmentManager manager;
     private final Segment segment;
-    private final AtomicBuffer buffer;
-    private final int[] world;
     private final int me;
     private final int n;
     private final int dataBytes;
-    private final int stride;
+    /** This member's side of the protocol on the member blocks: every operation's numbers, seq, done and waits. */
+    private final ShmMemberBlocks blocks;
     /** The hierarchical barrier, allreduce, reduce and bcast; null when flat (one group). */
     private final ShmHierarchy hierarchy;
     private final int groupCount;
-    /** Nonblocking operations made as steps and not finished yet (the barrier's concern). */
-    private int pendingSteps;
-    /** Operations run so far; operation k uses parity {@code k & 1}. */
-    private long ops;
-    /** The blocking operation under way (0: none); steps of earlier ones may finish meanwhile. */
-    private long blockingOp;
-    /** Every operation up to this one is finished here: the finished word this member publishes. */
-    private long finishedThrough;
-    /**
-     * Every member has finished every operation up to this one, as read from the finished words
-     * of the flag lines of an operation this member saw all members arrive at.
-     */
-    private long knownFinished;
-    /** Scratch of {@link #fold} (every member's contribution). */
-    private final ScratchFold scratch = new ScratchFold();
-
-    // The conditions waited for, as fields so that waiting allocates nothing.
-    private long waitFor;
-    private int waitRank;
-    private final BooleanSupplier allArrived = this::allArrived;
-    private final BooleanSupplier rankArrived = this::rankArrived;
-    private final BooleanSupplier allDone = this::allDone;
-    private final BooleanSupplier othersArrived = this::othersArrived;
-    /** The barrier is member 0's release ({@link #releasedBarrier}) rather than flat. */
+    /** The barrier is member 0's release ({@link ShmMemberBlocks#releasedBarrier}) rather than flat. */
     private boolean releaseBarrier;
 
     private ShmCollectives(final RankContext ctx, final SegmentManager manager, final Segment segment,
         final AtomicBuffer buffer, final int[] world, final int me, final int dataBytes, final MemberGroups groups)
     {
-        this.ctx = ctx;
         this.manager = manager;
         this.segment = segment;
-        this.buffer = buffer;
-        this.world = world;
         this.me = me;
         this.n = world.length;
         this.dataBytes = dataBytes;
-        this.stride = ShmCollectiveDescriptor.stride(dataBytes);
+        this.blocks = new ShmMemberBlocks(ctx, buffer, world, me, dataBytes);
         this.hierarchy = groups == null ? null : new ShmHierarchy(ctx, buffer, world, me, dataBytes, groups);
         this.groupCount = groups == null ? 0 : groups.count();
         this.releaseBarrier = CollectiveSettings.of(ctx.settings()).releaseBarrier(ctx.progress().oversubscribed());
@@ -250,35 +222,35 @@ public final class ShmCollectives implements AutoCloseable
     /** Barrier: each member announces its arrival and waits for all the others'. */
     public void barrier()
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         if (hierarchy != null)
         {
             // No wait for operation k - 2 here: every operation of a hierarchical communicator
             // is blocking, so this member published k - 2 before, and seq words only grow.
             hierarchy.barrier(k);
-            finish(k);
+            blocks.finish(k);
             return;
         }
         // While a nonblocking operation of this member is pending, operation k - 2 may not have
         // published yet, and its seq must not be overtaken: then the barrier waits for it too.
         // Otherwise every earlier operation of this member has published, and a barrier writes
         // no payload, so it needs no done word.
-        if (pendingSteps > 0)
+        if (blocks.stepsPending())
         {
-            awaitAllDone(k);
+            blocks.awaitAllDone(k);
         }
         if (releaseBarrier)
         {
-            releasedBarrier(k);
-            finish(k);
+            blocks.releasedBarrier(k);
+            blocks.finish(k);
             return;
         }
-        arrive(k);
+        blocks.arrive(k);
         // Woken at once: a barrier has no local work between its wait and its finish, and
         // measured, deferring the fence here gained nothing (0.35 against 0.38 us at np 2).
-        wakeAll();
-        awaitAllArrived(k);
-        finish(k);
+        blocks.wakeAll();
+        blocks.awaitAllArrived(k);
+        blocks.finish(k);
     }
 
     /**
@@ -289,121 +261,111 @@ public final class ShmCollectives implements AutoCloseable
     public void allreduce(final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         if (hierarchy != null)
         {
             hierarchy.allreduce(k, data, bytes, items, reducer, out);
-            finish(k);
+            blocks.finish(k);
             return;
         }
-        awaitAllDone(k);
-        publish(k, data, bytes);
-        awaitAllArrivedWakingLater(k);
-        fold(k, bytes, items, reducer, out);
-        finish(k);
+        blocks.awaitAllDone(k);
+        blocks.publish(k, data, bytes);
+        blocks.awaitAllArrivedWakingLater(k);
+        blocks.fold(k, bytes, items, reducer, out);
+        blocks.finish(k);
     }
 
     /** Reduce to {@code root}: the members publish, the root combines them into {@code out}. */
     public void reduce(final int root, final byte[] data, final int bytes, final int items, final Reducer reducer,
         final byte[] out)
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         if (hierarchy != null)
         {
             hierarchy.reduce(k, root, data, bytes, items, reducer, out);
-            finish(k);
+            blocks.finish(k);
             return;
         }
-        awaitAllDone(k);
+        blocks.awaitAllDone(k);
         if (me != root)
         {
-            publish(k, data, bytes);
-            finish(k);
+            blocks.publish(k, data, bytes);
+            blocks.finish(k);
             return;
         }
         // The root's own contribution is read from its own slot like the others'.
-        publish(k, data, bytes);
-        awaitAllArrived(k);
-        fold(k, bytes, items, reducer, out);
-        finish(k);
+        blocks.publish(k, data, bytes);
+        blocks.awaitAllArrived(k);
+        blocks.fold(k, bytes, items, reducer, out);
+        blocks.finish(k);
     }
 
     /** Broadcast of {@code bytes} bytes of {@code buf} from {@code root}. */
     public void bcast(final int root, final byte[] buf, final int bytes)
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         if (hierarchy != null)
         {
             hierarchy.bcast(k, root, buf, bytes);
-            finish(k);
+            blocks.finish(k);
             return;
         }
         if (me == root)
         {
-            awaitAllDone(k);
-            publish(k, buf, bytes);
-            finish(k);
+            blocks.awaitAllDone(k);
+            blocks.publish(k, buf, bytes);
+            blocks.finish(k);
             return;
         }
-        waitFor = k;
-        waitRank = root;
-        if (!rankArrived())
-        {
-            ctx.progress().awaitShared(rankArrived, BlockedCall.BARRIER);
-        }
-        copyOut(root, k, buf, 0, bytes);
-        finish(k);
+        blocks.awaitArrived(root, k);
+        blocks.copyOut(root, k, buf, 0, bytes);
+        blocks.finish(k);
     }
 
     /** Allgather of {@code bytes} per member: member r's block lands at {@code out[r * bytes]}. */
     public void allgather(final byte[] block, final int bytes, final byte[] out)
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         flatOperation(k);
-        awaitAllDone(k);
-        publish(k, block, bytes);
-        awaitAllArrivedWakingLater(k);
-        copyAllOut(k, bytes, out);
-        finish(k);
+        blocks.awaitAllDone(k);
+        blocks.publish(k, block, bytes);
+        blocks.awaitAllArrivedWakingLater(k);
+        blocks.copyAllOut(k, bytes, out);
+        blocks.finish(k);
     }
 
     /** Gather of {@code bytes} per member to {@code root}: member r's block at {@code out[r * bytes]} there. */
     public void gather(final int root, final byte[] block, final int bytes, final byte[] out)
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         flatOperation(k);
-        awaitAllDone(k);
-        publish(k, block, bytes);
+        blocks.awaitAllDone(k);
+        blocks.publish(k, block, bytes);
         if (me == root)
         {
-            awaitAllArrived(k);
-            copyAllOut(k, bytes, out);
+            blocks.awaitAllArrived(k);
+            blocks.copyAllOut(k, bytes, out);
         }
-        finish(k);
+        blocks.finish(k);
     }
 
     /** Scatter from {@code root} of {@code all} ({@code bytes} per member, in rank order) into {@code out}. */
     public void scatter(final int root, final byte[] all, final int bytes, final byte[] out)
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         flatOperation(k);
         final int total = n * bytes;
         if (me == root)
         {
-            awaitAllDone(k);
-            publish(k, all, total);
+            blocks.awaitAllDone(k);
+            blocks.publish(k, all, total);
             System.arraycopy(all, me * bytes, out, 0, bytes);
-            finish(k);
+            blocks.finish(k);
             return;
         }
-        waitFor = k;
-        waitRank = root;
-        if (!rankArrived())
-        {
-            ctx.progress().awaitShared(rankArrived, BlockedCall.BARRIER);
-        }
-        copyOut(root, k, total, me * bytes, out, 0, bytes);
-        finish(k);
+        blocks.awaitArrived(root, k);
+        blocks.copyOut(root, k, total, me * bytes, out, 0, bytes);
+        blocks.finish(k);
     }
 
     /**
@@ -412,17 +374,26 @@ public final class ShmCollectives implements AutoCloseable
      */
     public void alltoall(final byte[] send, final int bytes, final byte[] out)
     {
-        final long k = blockingOperation();
+        final long k = blocks.blockingOperation();
         flatOperation(k);
         final int total = n * bytes;
-        awaitAllDone(k);
-        publish(k, send, total);
-        awaitAllArrivedWakingLater(k);
+        blocks.awaitAllDone(k);
+        blocks.publish(k, send, total);
+        blocks.awaitAllArrivedWakingLater(k);
         for (int r = 0; r < n; r++)
         {
-            copyOut(r, k, total, me * bytes, out, r * bytes, bytes);
+            blocks.copyOut(r, k, total, me * bytes, out, r * bytes, bytes);
         }
-        finish(k);
+        blocks.finish(k);
+    }
+
+    /** Operation k runs flat while the hierarchy is on: every member may read this member's payload. */
+    private void flatOperation(final long k)
+    {
+        if (hierarchy != null)
+        {
+            hierarchy.flatOperation(k);
+        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -444,17 +415,16 @@ public final class ShmCollectives implements AutoCloseable
     private Collective steps(final long k, final boolean writesFlag, final Runnable write, final int waitOn,
         final Runnable read)
     {
-        pendingSteps++;
         return new Collective()
         {
             @Override
             public Schedule.Step first()
             {
-                if (writesFlag && k > 2 && knownFinished < k - 2)
+                if (writesFlag && !blocks.knownDoneBefore(k))
                 {
                     return s ->
                     {
-                        s.await(() -> allDoneAt(k - 2));
+                        s.await(() -> blocks.allDoneAt(k - 2));
                         return this::second;
                     };
                 }
@@ -466,15 +436,15 @@ public final class ShmCollectives implements AutoCloseable
                 if (write != null)
                 {
                     write.run();
-                    wakeAll();
+                    blocks.wakeAll();
                 }
                 if (waitOn == EVERYONE)
                 {
-                    s.await(() -> allArrivedAt(k));
+                    s.await(() -> blocks.allArrivedAt(k));
                 }
                 else if (waitOn >= 0)
                 {
-                    s.await(() -> buffer.getLongVolatile(flag(waitOn, k)) >= k);
+                    s.await(() -> blocks.arrivedAt(waitOn, k));
                 }
                 return this::third;
             }
@@ -485,22 +455,10 @@ public final class ShmCollectives implements AutoCloseable
                 {
                     read.run();
                 }
-                finish(k);
-                pendingSteps--;
-                if (pendingSteps == 0 && blockingOp == 0)
-                {
-                    finishedThrough = ops;
-                }
+                blocks.finishSteps(k);
                 return done(s);
             }
         };
-    }
-
-    /** The number of the next operation, run blocking now. */
-    private long blockingOperation()
-    {
-        blockingOp = ops + 1;
-        return ++ops;
     }
 
     /** The number of the next operation, made as steps: refused when {@link #hierarchical}. */
@@ -511,14 +469,14 @@ public final class ShmCollectives implements AutoCloseable
             throw new IllegalStateException("no nonblocking shared-memory collectives on a hierarchical " +
                 "communicator: groups=" + groupCount + ", ranks=" + n);
         }
-        return ++ops;
+        return blocks.stepsOperation();
     }
 
     /** {@link #barrier} as steps. */
     public Collective barrierSteps()
     {
         final long k = stepsOperation();
-        return steps(k, true, () -> arrive(k), EVERYONE, null);
+        return steps(k, true, () -> blocks.arrive(k), EVERYONE, null);
     }
 
     /** {@link #allreduce} as steps. */
@@ -526,7 +484,8 @@ public final class ShmCollectives implements AutoCloseable
         final byte[] out)
     {
         final long k = stepsOperation();
-        return steps(k, true, () -> publish(k, data, bytes), EVERYONE, () -> fold(k, bytes, items, reducer, out));
+        return steps(k, true, () -> blocks.publish(k, data, bytes), EVERYONE,
+            () -> blocks.fold(k, bytes, items, reducer, out));
     }
 
     /** {@link #reduce} as steps. */
@@ -536,9 +495,10 @@ public final class ShmCollectives implements AutoCloseable
         final long k = stepsOperation();
         if (me != root)
         {
-            return steps(k, true, () -> publish(k, data, bytes), NOBODY, null);
+            return steps(k, true, () -> blocks.publish(k, data, bytes), NOBODY, null);
         }
-        return steps(k, true, () -> publish(k, data, bytes), EVERYONE, () -> fold(k, bytes, items, reducer, out));
+        return steps(k, true, () -> blocks.publish(k, data, bytes), EVERYONE,
+            () -> blocks.fold(k, bytes, items, reducer, out));
     }
 
     /** {@link #bcast} as steps. */
@@ -547,16 +507,16 @@ public final class ShmCollectives implements AutoCloseable
         final long k = stepsOperation();
         if (me == root)
         {
-            return steps(k, true, () -> publish(k, buf, bytes), NOBODY, null);
+            return steps(k, true, () -> blocks.publish(k, buf, bytes), NOBODY, null);
         }
-        return steps(k, false, null, root, () -> copyOut(root, k, buf, 0, bytes));
+        return steps(k, false, null, root, () -> blocks.copyOut(root, k, buf, 0, bytes));
     }
 
     /** {@link #allgather} as steps. */
     public Collective allgatherSteps(final byte[] block, final int bytes, final byte[] out)
     {
         final long k = stepsOperation();
-        return steps(k, true, () -> publish(k, block, bytes), EVERYONE, () -> copyAllOut(k, bytes, out));
+        return steps(k, true, () -> blocks.publish(k, block, bytes), EVERYONE, () -> blocks.copyAllOut(k, bytes, out));
     }
 
     /** {@link #gather} as steps. */
@@ -565,9 +525,9 @@ public final class ShmCollectives implements AutoCloseable
         final long k = stepsOperation();
         if (me != root)
         {
-            return steps(k, true, () -> publish(k, block, bytes), NOBODY, null);
+            return steps(k, true, () -> blocks.publish(k, block, bytes), NOBODY, null);
         }
-        return steps(k, true, () -> publish(k, block, bytes), EVERYONE, () -> copyAllOut(k, bytes, out));
+        return steps(k, true, () -> blocks.publish(k, block, bytes), EVERYONE, () -> blocks.copyAllOut(k, bytes, out));
     }
 
     /** {@link #scatter} as steps. */
@@ -576,10 +536,10 @@ public final class ShmCollectives implements AutoCloseable
         final long k = stepsOperation();
         if (me == root)
         {
-            return steps(k, true, () -> publish(k, all, n * bytes), NOBODY,
+            return steps(k, true, () -> blocks.publish(k, all, n * bytes), NOBODY,
                 () -> System.arraycopy(all, me * bytes, out, 0, bytes));
         }
-        return steps(k, false, null, root, () -> copyOut(root, k, n * bytes, me * bytes, out, 0, bytes));
+        return steps(k, false, null, root, () -> blocks.copyOut(root, k, n * bytes, me * bytes, out, 0, bytes));
     }
 
     /** {@link #alltoall} as steps. */
@@ -587,11 +547,11 @@ public final class ShmCollectives implements AutoCloseable
     {
         final long k = stepsOperation();
         final int total = n * bytes;
-        return steps(k, true, () -> publish(k, send, total), EVERYONE, () ->
+        return steps(k, true, () -> blocks.publish(k, send, total), EVERYONE, () ->
         {
             for (int r = 0; r < n; r++)
             {
-                copyOut(r, k, total, me * bytes, out, r * bytes, bytes);
+                blocks.copyOut(r, k, total, me * bytes, out, r * bytes, bytes);
             }
         });
     }
@@ -611,293 +571,5 @@ public final class ShmCollectives implements AutoCloseable
         {
             manager.forget(segment);
         }
-    }
-
-    // ------------------------------------------------------------------------------------------
-
-    private int block(final int rank)
-    {
-        return ShmCollectiveDescriptor.BLOCKS_OFFSET + rank * stride;
-    }
-
-    private int flag(final int rank, final long k)
-    {
-        return block(rank) + ShmCollectiveDescriptor.flagOffset((int)k);
-    }
-
-    private int payload(final int rank, final long k, final int bytes)
-    {
-        return bytes <= INLINE_PAYLOAD ? flag(rank, k) + INLINE_OFFSET :
-            block(rank) + ShmCollectiveDescriptor.dataOffset((int)k, dataBytes);
-    }
-
-    private void publish(final long k, final byte[] data, final int bytes)
-    {
-        if (bytes > dataBytes)
-        {
-            throw new IllegalArgumentException("message larger than the data slot: bytes=" + bytes + ", capacity=" +
-                dataBytes);
-        }
-        buffer.putBytes(payload(me, k, bytes), data, 0, bytes);
-        arrive(k);
-    }
-
-    /**
-     * The barrier as member 0's release: the others store their seq and wait for member 0's;
-     * member 0 waits for all of theirs, then stores its own, with the smallest finished word of
-     * all as its finished word (so the others learn it from that one line). Member 0 leaves
-     * first, which is what a rooted operation after a barrier wants when the ranks outnumber
-     * the cores (docs/collectives.md).
-     */
-    private void releasedBarrier(final long k)
-    {
-        waitFor = k;
-        if (me != 0)
-        {
-            arrive(k);
-            wakeAll();
-            waitRank = 0;
-            if (!rankArrived())
-            {
-                ctx.progress().awaitShared(rankArrived, BlockedCall.BARRIER);
-            }
-            learn(buffer.getLong(flag(0, k) + FINISHED_OFFSET));
-            return;
-        }
-        if (!othersArrived())
-        {
-            ctx.progress().awaitShared(othersArrived, BlockedCall.BARRIER);
-        }
-        final long least = Math.min(finishedThrough, othersFinished(k));
-        arrive(k, least);
-        learn(least);
-        wakeAll();
-    }
-
-    private boolean othersArrived()
-    {
-        final long k = waitFor;
-        for (int r = 0; r < n; r++)
-        {
-            if (r != me && buffer.getLongVolatile(flag(r, k)) < k)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Stores this member's finished word and seq = k in its flag line of operation k. */
-    private void arrive(final long k)
-    {
-        arrive(k, finishedThrough);
-    }
-
-    /** Stores {@code finished} as this member's finished word and seq = k in its flag line of operation k. */
-    private void arrive(final long k, final long finished)
-    {
-        final int flag = flag(me, k);
-        buffer.putLong(flag + FINISHED_OFFSET, finished);
-        // Release: a member that sees seq = k sees the payload and the finished word.
-        buffer.putLongRelease(flag, k);
-    }
-
-    /**
-     * After every member's seq of operation k was seen: the smallest finished word of their
-     * flag lines is an operation every member has finished.
-     */
-    private void learnFinished(final long k)
-    {
-        learn(Math.min(othersFinished(k), buffer.getLong(flag(me, k) + FINISHED_OFFSET)));
-    }
-
-    /** The smallest finished word in the other members' flag lines of operation k (all seen at k). */
-    private long othersFinished(final long k)
-    {
-        long least = Long.MAX_VALUE;
-        for (int r = 0; r < n; r++)
-        {
-            if (r != me)
-            {
-                least = Math.min(least, buffer.getLong(flag(r, k) + FINISHED_OFFSET));
-            }
-        }
-        return least;
-    }
-
-    /** Every member is known to have finished every operation up to {@code least}. */
-    private void learn(final long least)
-    {
-        if (least > knownFinished)
-        {
-            knownFinished = least;
-        }
-    }
-
-    private void copyOut(final int rank, final long k, final byte[] into, final int offset, final int bytes)
-    {
-        copyOut(rank, k, bytes, 0, into, offset, bytes);
-    }
-
-    /**
-     * Copies {@code bytes} bytes from {@code from} bytes into {@code rank}'s payload of operation
-     * k, which is {@code published} bytes long (that decides where it lies: inline or in the data slot).
-     */
-    private void copyOut(final int rank, final long k, final int published, final int from, final byte[] into,
-        final int offset, final int bytes)
-    {
-        buffer.getBytes(payload(rank, k, published) + from, into, offset, bytes);
-    }
-
-    /** Every member's {@code bytes} of operation k, in rank order, into {@code out}. */
-    private void copyAllOut(final long k, final int bytes, final byte[] out)
-    {
-        for (int r = 0; r < n; r++)
-        {
-            copyOut(r, k, bytes, 0, out, r * bytes, bytes);
-        }
-    }
-
-    /**
-     * Every member's contribution combined in the order of {@link ReductionOrder} (the one every
-     * algorithm uses) into {@code out}: all n are copied into local scratch, then the tree is
-     * evaluated there in place.
-     */
-    private void fold(final long k, final int bytes, final int items, final Reducer reducer, final byte[] out)
-    {
-        final byte[] a = scratch.scratch(n * bytes);
-        for (int r = 0; r < n; r++)
-        {
-            copyOut(r, k, a, r * bytes, bytes);
-        }
-        System.arraycopy(a, scratch.fold(n, bytes, items, reducer), out, 0, bytes);
-    }
-
-    /** Operation k runs flat while the hierarchy is on: every member may read this member's payload. */
-    private void flatOperation(final long k)
-    {
-        if (hierarchy != null)
-        {
-            hierarchy.flatOperation(k);
-        }
-    }
-
-    /** This member is done reading operation k: it may be overwritten two operations later. */
-    private void finish(final long k)
-    {
-        buffer.putLongRelease(block(me) + ShmCollectiveDescriptor.doneOffset(k), k);
-        if (k == blockingOp)
-        {
-            blockingOp = 0;
-            if (pendingSteps == 0)
-            {
-                finishedThrough = k;
-            }
-        }
-        wakeAll();
-    }
-
-    /**
-     * After this member published operation k without waking anyone: waits until every member
-     * has arrived at k. The wake (a full fence, then a load of each member's wake word) is left
-     * to the caller's {@link #finish}, which must follow after local work only, when the others
-     * arrive while this member still spins; it comes before blocking otherwise. A fence right
-     * after the seq store would stall until that store owns its line again, a cache-line
-     * transfer on the path before this member even starts reading the others' lines; one fence
-     * after both stores costs less. A member sleeping on this seq is still woken before this
-     * one can block or return.
-     */
-    private void awaitAllArrivedWakingLater(final long k)
-    {
-        waitFor = k;
-        for (int i = ctx.progress().sharedSpins(); i > 0; i--)
-        {
-            if (allArrived())
-            {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        wakeAll();
-        if (!allArrived())
-        {
-            ctx.progress().awaitShared(allArrived, BlockedCall.BARRIER);
-        }
-    }
-
-    private void awaitAllArrived(final long k)
-    {
-        waitFor = k;
-        if (!allArrived())
-        {
-            ctx.progress().awaitShared(allArrived, BlockedCall.BARRIER);
-        }
-    }
-
-    /** Before writing the parity of operation k: the operation two before is finished everywhere. */
-    private void awaitAllDone(final long k)
-    {
-        if (k <= 2 || knownFinished >= k - 2)
-        {
-            return;
-        }
-        waitFor = k - 2;
-        if (!allDone())
-        {
-            ctx.progress().awaitShared(allDone, BlockedCall.BARRIER);
-        }
-    }
-
-    private boolean allArrivedAt(final long k)
-    {
-        for (int r = 0; r < n; r++)
-        {
-            if (buffer.getLongVolatile(flag(r, k)) < k)
-            {
-                return false;
-            }
-        }
-        learnFinished(k);
-        return true;
-    }
-
-    private boolean allDoneAt(final long k)
-    {
-        for (int r = 0; r < n; r++)
-        {
-            if (buffer.getLongVolatile(block(r) + ShmCollectiveDescriptor.doneOffset(k)) < k)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean allArrived()
-    {
-        return allArrivedAt(waitFor);
-    }
-
-    private boolean rankArrived()
-    {
-        return buffer.getLongVolatile(flag(waitRank, waitFor)) >= waitFor;
-    }
-
-    private boolean allDone()
-    {
-        final long k = waitFor;
-        for (int r = 0; r < n; r++)
-        {
-            if (buffer.getLongVolatile(block(r) + ShmCollectiveDescriptor.doneOffset(k)) < k)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void wakeAll()
-    {
-        ctx.wakeups().wakeRanks(world);
     }
 }
