@@ -5,6 +5,7 @@ import static org.shmpi.coll.ShmLargeDescriptor.DONE_OFFSET;
 import static org.shmpi.coll.ShmLargeDescriptor.REDUCED_OFFSET;
 
 import java.util.function.BooleanSupplier;
+import java.util.function.IntUnaryOperator;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.ring.RankContext;
@@ -110,13 +111,13 @@ public final class ShmLargeCollectives implements AutoCloseable
      * returns null, having left nothing behind (large collectives then go point-to-point).
      */
     public static ShmLargeCollectives attachOrNull(final RankContext ctx, final int[] world, final int me,
-        final int context, final int chunkBytes, final java.util.function.IntUnaryOperator agree)
+        final int context, final int chunkBytes, final IntUnaryOperator agree)
     {
         return attach(ctx, world, me, context, chunkBytes, agree, false);
     }
 
     private static ShmLargeCollectives attach(final RankContext ctx, final int[] world, final int me,
-        final int context, final int chunkBytes, final java.util.function.IntUnaryOperator agree,
+        final int context, final int chunkBytes, final IntUnaryOperator agree,
         final boolean failuresThrow)
     {
         final Segment segment = SegmentHandshake.join(ctx, world, me, SegmentNames.collectiveLarge(context, world[0]),
