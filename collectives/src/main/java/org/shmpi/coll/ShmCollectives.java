@@ -11,8 +11,8 @@ import org.shmpi.shm.segment.SegmentNames;
 
 /**
  * Collectives of small messages (blocking, and as steps of the nonblocking forms) through a
- * communicator's shared segment ({@link ShmCollectiveDescriptor}): instead of messages through rings, every member writes its
- * contribution and a sequence number into its own cache line (or data slot) and reads the
+ * communicator's shared segment ({@link ShmCollectiveDescriptor}): instead of messages through
+ * rings, every member writes its contribution and a sequence number into its own cache line (or data slot) and reads the
  * others' directly. An allreduce or a barrier is one write and n reads per member, one
  * cache-line transfer deep; every member combines the contributions itself in the one order of
  * {@link ReductionOrder}, so the result is the same bits on every member, from run to run and
