@@ -12,11 +12,11 @@ import org.shmpi.shm.segment.SegmentNames;
 /**
  * Collectives of small messages (blocking, and as steps of the nonblocking forms) through a
  * communicator's shared segment ({@link ShmCollectiveDescriptor}): instead of messages through
- * rings, every member writes its contribution and a sequence number into its own cache line (or data slot) and reads the
- * others' directly. An allreduce or a barrier is one write and n reads per member, one
- * cache-line transfer deep; every member combines the contributions itself in the one order of
- * {@link ReductionOrder}, so the result is the same bits on every member, from run to run and
- * as any other algorithm gives, for non-commutative ops too.
+ * rings, every member writes its contribution and a sequence number into its own cache line (or
+ * data slot) and reads the others' directly. An allreduce or a barrier is one write and n reads
+ * per member, one cache-line transfer deep; every member combines the contributions itself in the
+ * one order of {@link ReductionOrder}, so the result is the same bits on every member, from run to
+ * run and as any other algorithm gives, for non-commutative ops too.
  *
  * <p>When the members form two or more groups (NUMA nodes or L3 domains, given to
  * {@link #attach(RankContext, int[], int, int, int, int[], Runnable)}), barrier,
