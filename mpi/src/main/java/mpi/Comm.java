@@ -81,8 +81,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final int collContextId)
     {
         bind(local, myRank, contextId, collContextId);
-        this.peers = remote;
-        this.coll = new CollectiveModule(MPI.context(), local, myRank, collContextId, false, () -> null);
+        if (remote != local)
+        {
+            // An intra-communicator's duplicate comes here too (its peers are its members): it keeps
+            // the intra-communicator's module that bind made, shared memory included.
+            this.peers = remote;
+            this.coll = new CollectiveModule(MPI.context(), local, myRank, collContextId, false, () -> null);
+        }
     }
 
     final void check()
