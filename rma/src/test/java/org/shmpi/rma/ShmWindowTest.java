@@ -28,6 +28,9 @@ import org.shmpi.types.reduce.Reductions;
  * Windows with ranks as threads of this JVM (more threads than cores at 3, 4 and 8, so waiting
  * must sleep and be woken): data movement through every flavor, concurrent atomics with exact
  * results, mutual exclusion of the exclusive lock, PSCW, and the error classes of misuse.
+ * <p>One file of ~750 lines because the cases share the thread-ranks harness and the window
+ * builders below; by engine part they are the window as a whole, which the split classes of
+ * {@code ShmWindow} serve together.
  */
 @Timeout(120)
 class ShmWindowTest
