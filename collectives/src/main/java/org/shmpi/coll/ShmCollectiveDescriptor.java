@@ -164,6 +164,31 @@ public final class ShmCollectiveDescriptor
         return DATA_OFFSET + (parity & 1) * dataBytes;
     }
 
+    /** Offset of member {@code rank}'s block, blocks of {@code stride} bytes. */
+    public static int blockAt(final int stride, final int rank)
+    {
+        return BLOCKS_OFFSET + rank * stride;
+    }
+
+    /**
+     * Offset of the flag line of operation {@code k} in member {@code rank}'s block, blocks of
+     * {@code stride} bytes: the seq word, followed by an inline payload.
+     */
+    public static int flagAt(final int stride, final int rank, final long k)
+    {
+        return blockAt(stride, rank) + flagOffset((int)k);
+    }
+
+    /**
+     * Offset of member {@code rank}'s payload of {@code bytes} for operation {@code k}: inline in
+     * the flag line up to {@link #INLINE_PAYLOAD} bytes, else the data slot of the parity.
+     */
+    public static int payloadAt(final int stride, final int dataBytes, final int rank, final long k, final int bytes)
+    {
+        return bytes <= INLINE_PAYLOAD ? flagAt(stride, rank, k) + INLINE_OFFSET :
+            blockAt(stride, rank) + dataOffset((int)k, dataBytes);
+    }
+
     /** Bytes of each gather area for groups of at most {@code maxGroupSize} members: an inline payload each, padded. */
     public static int gatherBytes(final int maxGroupSize)
     {

@@ -1,7 +1,5 @@
 package org.shmpi.coll;
 
-import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_OFFSET;
-import static org.shmpi.coll.ShmCollectiveDescriptor.INLINE_PAYLOAD;
 import static org.shmpi.coll.ShmCollectiveDescriptor.FINISHED_OFFSET;
 
 import java.util.function.BooleanSupplier;
@@ -409,17 +407,16 @@ final class ShmMemberBlocks
 
     private int block(final int rank)
     {
-        return ShmCollectiveDescriptor.BLOCKS_OFFSET + rank * stride;
+        return ShmCollectiveDescriptor.blockAt(stride, rank);
     }
 
     private int flag(final int rank, final long k)
     {
-        return block(rank) + ShmCollectiveDescriptor.flagOffset((int)k);
+        return ShmCollectiveDescriptor.flagAt(stride, rank, k);
     }
 
     private int payload(final int rank, final long k, final int bytes)
     {
-        return bytes <= INLINE_PAYLOAD ? flag(rank, k) + INLINE_OFFSET :
-            block(rank) + ShmCollectiveDescriptor.dataOffset((int)k, dataBytes);
+        return ShmCollectiveDescriptor.payloadAt(stride, dataBytes, rank, k, bytes);
     }
 }
