@@ -30,27 +30,38 @@ final class RankJvmDefaults
     static final String PROP_NAME = SettingsRegistry.LAUNCHER_JVM_DEFAULTS.name();
     static final String ENV_NAME = "SHMPI_LAUNCHER_JVM_DEFAULTS";
 
+    /** The JIT's invocation and loop thresholds are scaled by this for shmpi's own code (see {@link #FLAGS}). */
+    static final String JIT_SCALING = "0.01";
+
     /**
      * The fixed defaults, chosen by measurement on 2 CPUs with up to 8 ranks (docs/PERFORMANCE.md,
-     * "Start-up and warm-up of the rank JVMs"): none. What is measured and left out:
+     * "Start-up and warm-up of the rank JVMs"): the JIT compiles the methods of shmpi's own
+     * packages and Agrona's ({@code org.shmpi}, {@code mpi}, {@code org.agrona}) after a hundredth
+     * of the usual invocations and loop iterations ({@code -XX:CompileCommand=CompileThresholdScaling}
+     * per package, and {@code quiet} so that the JVM does not print the commands). A fresh job's
+     * messages then run compiled code after a few hundred messages instead of some ten thousand;
+     * the user's own code keeps the JVM's thresholds (the compute benchmark of bench/compare shows
+     * it runs as in a plain {@code java}). A user's {@code CompileThresholdScaling}, global or per
+     * method, replaces ours. What is measured and left out:
      * <ul>
-     * <li>{@code -XX:TieredStopAtLevel=1} (C1 only): a short job's token ring at np 2 runs about
-     *     5 times faster (13 against 62 µs per hop) and a fresh job is at its steady state after
-     *     1,000 round trips instead of ~17,000, but that steady state is 2.7 times slower (8-byte
-     *     ping-pong 1.43 against 0.52 µs); it is the user's choice for short jobs:
-     *     {@code --jvm-arg -XX:TieredStopAtLevel=1}.</li>
-     * <li>{@code -XX:CompileThresholdScaling=0.1} (and 0.05, 0.01): steady state after ~1,000 round
-     *     trips, but each rank's start-up CPU nearly doubles (0.55 to 1.0 s), which 8 ranks on 2
-     *     CPUs pay in full.</li>
+     * <li>{@code -XX:TieredStopAtLevel=1} (C1 only): fast from the start, but the steady state is
+     *     2.7 times slower (8-byte ping-pong 1.43 against 0.52 µs), and it would slow the user's
+     *     compute loops too; the user's choice: {@code --jvm-arg -XX:TieredStopAtLevel=1}.</li>
+     * <li>{@code -XX:CompileThresholdScaling=0.01} for every class: the JDK's and the user's code is
+     *     compiled early too, and each rank's start-up CPU nearly doubles.</li>
      * <li>{@code -XX:+UseSerialGC}: no difference beyond the noise in any of the rows, and a
      *     single-threaded full collection would hurt a rank with a large heap.</li>
      * <li>{@code -XX:-BackgroundCompilation}: oversubscribed ranks stall (a short ring at np 8
      *     ran over a minute).</li>
      * </ul>
-     * What shmrun does add by default is measured to help: {@link #jnaPlatformPath} and the
-     * class-data archive ({@link ClassDataArchive}).
+     * Besides these, shmrun adds {@link #jnaPlatformPath} and the class-data archive
+     * ({@link ClassDataArchive}).
      */
-    static final List<String> FLAGS = List.of();
+    static final List<String> FLAGS = List.of(
+        "-XX:CompileCommand=quiet",
+        "-XX:CompileCommand=CompileThresholdScaling,org.shmpi.*::*," + JIT_SCALING,
+        "-XX:CompileCommand=CompileThresholdScaling,mpi.*::*," + JIT_SCALING,
+        "-XX:CompileCommand=CompileThresholdScaling,org.agrona.*::*," + JIT_SCALING);
 
     /** Environment variables whose JVM options the JVM reads too. */
     private static final List<String> JVM_OPTION_ENVS = List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS");
@@ -168,10 +179,16 @@ final class RankJvmDefaults
      * {@code -XX:+Foo}, {@code -XX:-Foo} and {@code -XX:Foo=1} are {@code XX:Foo}; every
      * {@code -XX:[+-]Use...GC} is {@code gc} (the JVM refuses two collectors); {@code -Xshare:*},
      * {@code -XX:SharedArchiveFile}, {@code -XX:ArchiveClassesAtExit} are {@code cds};
-     * {@code -Xss1m} is {@code -Xss}; {@code -Dname=v} is {@code -Dname}.
+     * {@code -Xss1m} is {@code -Xss}; {@code -Dname=v} is {@code -Dname}; a
+     * {@code -XX:CompileCommand} that scales thresholds is {@code XX:CompileThresholdScaling}, as the
+     * global flag is, and any other is itself (compile commands add up).
      */
     static String key(final String arg)
     {
+        if (arg.startsWith("-XX:CompileCommand="))
+        {
+            return arg.contains("CompileThresholdScaling") ? "XX:CompileThresholdScaling" : arg;
+        }
         if (arg.startsWith("-XX:"))
         {
             String name = arg.substring(4);

@@ -236,6 +236,23 @@ class LaunchOptionsTest
     }
 
     @Test
+    void userThresholdScalingReplacesOurs()
+    {
+        final List<String> ours = RankJvmDefaults.FLAGS;
+        assertTrue(ours.contains("-XX:CompileCommand=quiet"), ours.toString());
+        final List<String> scaling = ours.stream().filter(f -> f.contains("CompileThresholdScaling")).toList();
+        assertTrue(scaling.stream().anyMatch(f -> f.contains("org.shmpi.*::*")) && scaling.size() == 3,
+            ours.toString());
+        assertEquals(ours, RankJvmDefaults.notOverridden(ours, List.of("-XX:CompileCommand=exclude,Foo::bar",
+            "-XX:TieredStopAtLevel=1"), Map.of()), "other compile commands add to ours");
+        assertEquals(List.of("-XX:CompileCommand=quiet"), RankJvmDefaults.notOverridden(ours,
+            List.of("-XX:CompileThresholdScaling=0.5"), Map.of()), "a global scaling replaces ours");
+        assertEquals(List.of("-XX:CompileCommand=quiet"), RankJvmDefaults.notOverridden(ours, List.of(),
+            Map.of("JAVA_TOOL_OPTIONS", "-XX:CompileCommand=CompileThresholdScaling,com.x.*::*,0.1")),
+            "so does a per-method one");
+    }
+
+    @Test
     void classDataArchiveIsNamedByJvmAndJars(@TempDir final Path tmp) throws Exception
     {
         final Path jar = Files.writeString(tmp.resolve("a.jar"), "x");
