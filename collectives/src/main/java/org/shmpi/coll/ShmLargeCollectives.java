@@ -48,6 +48,9 @@ import org.shmpi.shm.segment.SegmentNames;
  */
 public final class ShmLargeCollectives implements AutoCloseable
 {
+    /** With more ranks than CPUs, the smallest rooted operation whose root hands out its own buffer. */
+    static final long ROOTED_DIRECT_MIN_OVERSUBSCRIBED = 512 * 1024;
+
     private final RankContext ctx;
     private final SegmentManager manager;
     private final Segment segment;
@@ -182,7 +185,7 @@ public final class ShmLargeCollectives implements AutoCloseable
         {
             final long g = ++rounds;
             awaitAllDone(g);
-            if (publishSource(g, data, bytes))
+            if (publishSource(g, rootedDirect(bytes) ? data : null, bytes))
             {
                 store(ARRIVED_OFFSET, g);
                 finishDirect(g);
@@ -251,7 +254,7 @@ public final class ShmLargeCollectives implements AutoCloseable
         if (me == root)
         {
             awaitAllDone(first);
-            if (publishSource(first, send, n * bytes))
+            if (publishSource(first, rootedDirect(n * bytes) ? send : null, n * bytes))
             {
                 store(ARRIVED_OFFSET, first);
                 if (recv != null)
@@ -545,7 +548,20 @@ public final class ShmLargeCollectives implements AutoCloseable
         ownSource = address;
         buffer.putLong(word(me, ShmLargeDescriptor.sourceOffset(g)), h.id() + 1);
         buffer.putLong(word(me, ShmLargeDescriptor.positionOffset(g)), address - h.address());
-        return true;
+        return bytes >= ROOTED_DIRECT_MIN_OVERSUBSCRIBED || !ctx.progress().oversubscribed();
+    }
+
+    /**
+     * Whether a root hands out its own buffer ({@link #publishSource}) for {@code bytes}: then it
+     * returns only when every reader has copied, where through its slots it returns once the
+     * last chunk is written. With more ranks than CPUs a reader may wait for a time slice, and
+     * the root with it: bcast at np 4 on 2 CPUs, 16 KiB to 64 KiB, took 40-210 µs handing out
+     * its buffer and 1-12 µs through the slots; from 512 KiB the single copy wins
+     * (docs/PERFORMANCE.md). So there, only from {@link #ROOTED_DIRECT_MIN_OVERSUBSCRIBED}.
+     */
+    private boolean rootedDirect(final long bytes)
+    {
+        return bytes >= ROOTED_DIRECT_MIN_OVERSUBSCRIBED || !ctx.progress().oversubscribed();
     }
 
     /** A direct root's end of a one-round operation: done itself, then wait until every reader is. */
@@ -646,7 +662,7 @@ public final class ShmLargeCollectives implements AutoCloseable
                 return false;
             }
         }
-        return true;
+        return bytes >= ROOTED_DIRECT_MIN_OVERSUBSCRIBED || !ctx.progress().oversubscribed();
     }
 
     private boolean rankReached()

@@ -101,6 +101,44 @@ class ShmLargeCollectivesTest
         job.run(170, ctx -> sequence(ctx, n));
     }
 
+    /**
+     * With more ranks than CPUs a root hands out its own buffer (readers copy in place, the root
+     * waits for them) only from {@link ShmLargeCollectives#ROOTED_DIRECT_MIN_OVERSUBSCRIBED} on;
+     * below, it writes its slots and returns. Without oversubscription, always.
+     */
+    @ParameterizedTest(name = "oversubscribed={0}")
+    @ValueSource(booleans = {true, false})
+    void rootsHandOutTheirBufferOnlyWhereItPays(final boolean oversubscribed) throws Exception
+    {
+        final int n = 3;
+        job = ThreadedJob.start("shmlarge-root-" + oversubscribed, n, 64 * 1024,
+            java.util.Map.of("shmpi.oversubscribed", Boolean.toString(oversubscribed)));
+        final int big = (int)ShmLargeCollectives.ROOTED_DIRECT_MIN_OVERSUBSCRIBED;
+        job.run(120, ctx ->
+        {
+            final int me = ctx.rank();
+            final int[] world = {0, 1, 2};
+            final Members attaching = new Members(ctx, world, me, CONTEXT + 1, 1);
+            final ShmLargeCollectives shm = ShmLargeCollectives.attach(ctx, world, me, CONTEXT, 64 * 1024, () ->
+                new Barrier(attaching).schedule(attaching, "attach").runToCompletion(0));
+            final List<ByteBuffer> keep = new ArrayList<>();
+            final int small = 64 * 1024;
+            byte[] buf = me == 0 ? data(0, 1, small) : new byte[small];
+            shm.bcast(0, me == 0 ? source(ctx, buf, true, keep) : PackedData.of(buf), small);
+            assertArrayEquals(data(0, 1, small), buf, "bcast of 64 KiB");
+            final long afterSmall = shm.singleCopies();
+            org.junit.jupiter.api.Assertions.assertEquals(me != 0 && !oversubscribed, afterSmall > 0,
+                "64 KiB read in place by rank " + me);
+            buf = me == 0 ? data(0, 2, big) : new byte[big];
+            shm.bcast(0, me == 0 ? source(ctx, buf, true, keep) : PackedData.of(buf), big);
+            assertArrayEquals(data(0, 2, big), buf, "bcast of " + big);
+            org.junit.jupiter.api.Assertions.assertEquals(me != 0, shm.singleCopies() > afterSmall,
+                big + " bytes read in place by rank " + me);
+            java.lang.ref.Reference.reachabilityFence(keep);
+            shm.close();
+        });
+    }
+
     private static void sequence(final RankContext ctx, final int n)
     {
         final int me = ctx.rank();

@@ -71,6 +71,13 @@ public final class ThreadedJob implements AutoCloseable
     /** Creates the job and every rank's engine (so every inbox exists before any rank sends). */
     public static ThreadedJob start(final String name, final int worldSize, final int ringCapacity) throws IOException
     {
+        return start(name, worldSize, ringCapacity, Map.of());
+    }
+
+    /** As {@link #start(String, int, int)}, with more settings ({@code shmpi.*} names and values). */
+    public static ThreadedJob start(final String name, final int worldSize, final int ringCapacity,
+        final Map<String, String> settings) throws IOException
+    {
         final Path root = Files.createDirectory(Path.of("/dev/shm", "shmpi-test-" + UUID.randomUUID()));
         ThreadedJob created = null;
         try
@@ -78,6 +85,7 @@ public final class ThreadedJob implements AutoCloseable
             final Properties p = new Properties();
             p.setProperty(ShmpiConfig.SHM_DIR_PROP, root.toString());
             p.setProperty(ShmpiConfig.RING_CAPACITY_PROP, Integer.toString(ringCapacity));
+            settings.forEach(p::setProperty);
             final ShmpiConfig config = ShmpiConfig.from(p, Map.of());
             final long start = Processes.selfStartMillis();
             final JobDirectory directory = JobDirectory.create(config.shmDir(), SELF, start);
