@@ -106,6 +106,12 @@ public final class GRequest extends Request
     }
 
     @Override
+    int errorClass()
+    {
+        return status().error;
+    }
+
+    @Override
     void consume()
     {
         nullHandle = true;

@@ -74,6 +74,12 @@ public final class Prequest extends Request
     }
 
     @Override
+    int errorClass()
+    {
+        return current.errorClass();
+    }
+
+    @Override
     void consume()
     {
         // Persistent: back to inactive, ready for the next start.

@@ -112,6 +112,16 @@ public class Request implements Freeable, AutoCloseable
         return s;
     }
 
+    /** The error class {@link #status()} would report, without building the status where it can. */
+    int errorClass()
+    {
+        if (completedStatus != null)
+        {
+            return completedStatus.error;
+        }
+        return operation != null ? operation.errorClass() : MPI.SUCCESS;
+    }
+
     /** After a successful wait/test: a plain request becomes null, a persistent one inactive. */
     void consume()
     {
@@ -385,7 +395,10 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAITALL}. */
     public static void waitAll(final Request[] requests)
     {
-        waitAllStatus(requests);
+        MPI.check();
+        checkArray(requests);
+        awaitAll(requests, false, BlockedCall.WAITALL);
+        consumeAll(requests);
     }
 
     /** Java binding of {@code MPI_TESTALL}: every status if all completed, else null (nothing consumed). */
@@ -535,6 +548,33 @@ public class Request implements Freeable, AutoCloseable
             }
         }
         return n;
+    }
+
+    /** As {@link #collectAll}, for callers that take no statuses: builds none. */
+    private static void consumeAll(final Request[] requests)
+    {
+        int firstError = -1;
+        int error = MPI.SUCCESS;
+        for (int i = 0; i < requests.length; i++)
+        {
+            final Request r = requests[i];
+            if (r.isActive())
+            {
+                final int e = r.errorClass();
+                r.consume();
+                if (e != MPI.SUCCESS && firstError < 0)
+                {
+                    firstError = i;
+                    error = e;
+                }
+            }
+        }
+        if (firstError >= 0)
+        {
+            final Comm c = requests[firstError].comm;
+            throw (c == null ? MPI.COMM_WORLD : c).handle(new MPIException(ErrorClass.ERR_IN_STATUS,
+                "request " + firstError + " failed with " + ErrorClass.name(error)));
+        }
     }
 
     private static Status[] collectAll(final Request[] requests)
