@@ -14,7 +14,7 @@ import java.util.TreeMap;
 /**
  * Charts of a {@code bench/compare} run: reads its {@code summary.csv}
  * ({@code benchmark,system,size_bytes,median,min,max,runs}) and writes one SVG per benchmark,
- * x = message size on a log2 scale (rank count for barrier), y on a log10 scale, one line with
+ * x = message size on a log2 scale (rank count for barrier, ring and compute), y on a log10 scale, one line with
  * markers per system and its min–max over the rounds as a light band with whiskers.
  *
  * <p>Usage: {@code java -cp shmpi-bench.jar org.shmpi.bench.Plot SUMMARY.csv OUT_DIR}.
@@ -30,12 +30,15 @@ public final class Plot
 
     private static final String[][] SYSTEMS = {
         {"shmpi", "shmpi (Java)", "#d62728"},
+        {"shmpi-direct", "shmpi, direct buffers", "#ff7f0e"},
         {"ompi-c", "Open MPI C", "#1f77b4"},
         {"ompi-c-blocking", "Open MPI C, blocking", "#17becf"},
         {"ompi-java", "Open MPI Java bindings", "#2ca02c"},
+        {"ompi-java-direct", "Open MPI Java, direct buffers", "#bcbd22"},
         {"raw-ring", "raw Agrona ring", "#7f7f7f"},
+        {"plain", "plain java (no MPI)", "#1f77b4"},
     };
-    private static final String[] SPARE_COLOURS = {"#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#bcbd22"};
+    private static final String[] SPARE_COLOURS = {"#9467bd", "#8c564b", "#e377c2", "#393b79", "#637939"};
 
     private Plot()
     {
@@ -154,6 +157,11 @@ public final class Plot
                 return new String[] {"Short token ring (200 warm-up + 2000 laps, fresh job) - lower is better",
                     "time per hop (µs)"};
             default:
+                if (benchmark.startsWith("compute-"))
+                {
+                    return new String[] {"User code (ComputeBench " + benchmark.substring("compute-".length()) +
+                        "), plain java at np 1 - lower is better", "ns per element"};
+                }
                 return new String[] {benchmark, "value"};
         }
     }
@@ -201,7 +209,8 @@ public final class Plot
 
     private static String svg(final String benchmark, final Map<String, List<Point>> bySystem)
     {
-        final boolean ranks = "barrier".equals(benchmark) || "ring".equals(benchmark);
+        final boolean ranks = "barrier".equals(benchmark) || "ring".equals(benchmark) ||
+            benchmark.startsWith("compute-");
         final String[] text = describe(benchmark);
         double xmin = Double.MAX_VALUE;
         double xmax = -Double.MAX_VALUE;
