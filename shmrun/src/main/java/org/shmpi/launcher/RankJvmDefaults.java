@@ -31,15 +31,17 @@ final class RankJvmDefaults
     static final String ENV_NAME = "SHMPI_LAUNCHER_JVM_DEFAULTS";
 
     /** The JIT's invocation and loop thresholds are scaled by this for shmpi's own code (see {@link #FLAGS}). */
-    static final String JIT_SCALING = "0.01";
+    static final String JIT_SCALING = "0.001";
 
     /**
      * The fixed defaults, chosen by measurement on 2 CPUs with up to 8 ranks (docs/PERFORMANCE.md,
      * "Start-up and warm-up of the rank JVMs"): the JIT compiles the methods of shmpi's own
-     * packages and Agrona's ({@code org.shmpi}, {@code mpi}, {@code org.agrona}) after a hundredth
+     * packages and Agrona's ({@code org.shmpi}, {@code mpi}, {@code org.agrona}) after a thousandth
      * of the usual invocations and loop iterations ({@code -XX:CompileCommand=CompileThresholdScaling}
      * per package, and {@code quiet} so that the JVM does not print the commands). A fresh job's
-     * messages then run compiled code after a few hundred messages instead of some ten thousand;
+     * messages then run compiled code after tens of messages instead of some ten thousand, and so does
+     * the first message of each new protocol (the first rendezvous size of a latency sweep: 128 KiB
+     * at 140-220 µs with 0.01, 30-70 with 0.001; 0.0003 made the short ring 15 times slower);
      * the user's own code keeps the JVM's thresholds (the compute benchmark of bench/compare shows
      * it runs as in a plain {@code java}). A user's {@code CompileThresholdScaling}, global or per
      * method, replaces ours. What is measured and left out:
