@@ -30,6 +30,9 @@ final class RankJvmDefaults
     static final String PROP_NAME = SettingsRegistry.LAUNCHER_JVM_DEFAULTS.name();
     static final String ENV_NAME = "SHMPI_LAUNCHER_JVM_DEFAULTS";
 
+    /** The first JDK feature version that does not get {@link #FLAGS} ({@link #forJdk}). */
+    static final int JIT_SCALING_BEFORE = 25;
+
     /** The JIT's invocation and loop thresholds are scaled by this for shmpi's own code (see {@link #FLAGS}). */
     static final String JIT_SCALING = "0.001";
 
@@ -44,7 +47,7 @@ final class RankJvmDefaults
      * at 140-220 µs with 0.01, 30-70 with 0.001; 0.0003 made the short ring 15 times slower);
      * the user's own code keeps the JVM's thresholds (the compute benchmark of bench/compare shows
      * it runs as in a plain {@code java}). A user's {@code CompileThresholdScaling}, global or per
-     * method, replaces ours. What is measured and left out:
+     * method, replaces ours. JDK 17 to 24 only ({@link #forJdk}). What is measured and left out:
      * <ul>
      * <li>{@code -XX:TieredStopAtLevel=1} (C1 only): fast from the start, but the steady state is
      *     2.7 times slower (8-byte ping-pong 1.43 against 0.52 µs), and it would slow the user's
@@ -90,7 +93,7 @@ final class RankJvmDefaults
         final String value = option != null ? option : setting;
         if (isDefault(option, setting))
         {
-            final List<String> flags = new ArrayList<>(FLAGS);
+            final List<String> flags = new ArrayList<>(forJdk(Runtime.version().feature()));
             final String jna = jnaPlatformPath(System.getProperty("os.name"), System.getProperty("os.arch"));
             if (jna != null)
             {
@@ -103,6 +106,20 @@ final class RankJvmDefaults
             return List.of();
         }
         return List.of(value.strip().split("\\s+"));
+    }
+
+    /**
+     * {@link #FLAGS} where they were measured to help: JDK 17 to 24. On JDK 25 the same scaling left
+     * the short ring where it was (81-225 against 112-171 µs per hop, np 2, three runs each on a
+     * loaded machine) and made the first rendezvous size of a latency sweep (128 KiB) take
+     * 0.6-4.9 ms instead of 0.14: compiled early on thin profiles, the wait loop was deoptimized
+     * and recompiled over and over.
+     *
+     * @param feature the rank JVM's feature version (the launcher's own: ranks run its java)
+     */
+    static List<String> forJdk(final int feature)
+    {
+        return feature < JIT_SCALING_BEFORE ? FLAGS : List.of();
     }
 
     /**
