@@ -548,7 +548,7 @@ public final class ShmLargeCollectives implements AutoCloseable
         ownSource = address;
         buffer.putLong(word(me, ShmLargeDescriptor.sourceOffset(g)), h.id() + 1);
         buffer.putLong(word(me, ShmLargeDescriptor.positionOffset(g)), address - h.address());
-        return bytes >= ROOTED_DIRECT_MIN_OVERSUBSCRIBED || !ctx.progress().oversubscribed();
+        return true;
     }
 
     /**
@@ -662,7 +662,7 @@ public final class ShmLargeCollectives implements AutoCloseable
                 return false;
             }
         }
-        return bytes >= ROOTED_DIRECT_MIN_OVERSUBSCRIBED || !ctx.progress().oversubscribed();
+        return true;
     }
 
     private boolean rankReached()
