@@ -18,6 +18,8 @@ public final class Op implements Freeable
     /** {@link Reductions} code of a predefined operation; -1 for a user one. */
     final int code;
     final UserFunction function;
+    /** What a user op's reductions keep between calls ({@link UserOpReducer}); null for a predefined op. */
+    final UserOpReducer.OpState userState;
     private final boolean commute;
     private final String name;
     private volatile boolean freed;
@@ -26,6 +28,7 @@ public final class Op implements Freeable
     {
         this.code = code;
         this.function = null;
+        this.userState = null;
         this.commute = true;
         this.name = Reductions.name(code);
     }
@@ -42,6 +45,7 @@ public final class Op implements Freeable
         }
         this.code = -1;
         this.function = function;
+        this.userState = new UserOpReducer.OpState();
         this.commute = commute;
         this.name = "user op " + function.getClass().getName();
     }
@@ -64,6 +68,7 @@ public final class Op implements Freeable
             throw new MPIException(ErrorClass.ERR_OP, "a predefined operation cannot be freed: " + name);
         }
         freed = true;
+        userState.drop();
     }
 
     /** Whether this is {@code MPI_OP_NULL}: a freed user operation. */

@@ -2,19 +2,16 @@ package mpi;
 
 import static mpi.Collectives.*;
 
-import java.lang.reflect.Array;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-
-import org.agrona.UnsafeApi;
 import org.shmpi.coll.Reducer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.types.BasicKind;
+import org.shmpi.types.DataLayout;
 import org.shmpi.types.reduce.Reductions;
 
 /**
  * The reductions of the collectives: a predefined op runs its {@code types} kernel (cached per op on the
- * datatype), a user op its Java function on arrays or byte buffers; and {@code MPI_REDUCE_LOCAL}.
+ * datatype), a user op its Java function on arrays or byte buffers ({@link UserOpReducer}); and
+ * {@code MPI_REDUCE_LOCAL}.
  * Arguments, packing and the running of schedules are {@link Collectives}'.
  */
 final class OpReducers
@@ -36,7 +33,7 @@ final class OpReducers
         }
         if (op.function != null)
         {
-            return userReducer(op.function, type, arrays);
+            return UserOpReducer.of(op, type, arrays);
         }
         if (op.code == Reductions.REPLACE || op.code == Reductions.NO_OP)
         {
@@ -92,65 +89,6 @@ final class OpReducers
         }
     }
 
-    private static Reducer userReducer(final UserFunction f, final Datatype type, final boolean arrays)
-    {
-        final int base = type.id;
-        final int baseSize = BasicKind.size(base);
-        final Class<?> arrayType = BasicKind.primitiveArray(base);
-        final boolean useArrays = arrays && arrayType != null;
-        return (in, inOffset, inout, inoutOffset, items) ->
-        {
-            final int bytes = intBytes((long)items * type.size);
-            if (useArrays)
-            {
-                final int elements = bytes / baseSize;
-                final Object a = Array.newInstance(arrayType.getComponentType(), elements);
-                final Object b = Array.newInstance(arrayType.getComponentType(), elements);
-                final long arrayBase = UnsafeApi.arrayBaseOffset(arrayType);
-                UnsafeApi.copyMemory(in, BYTES + inOffset, a, arrayBase, bytes);
-                UnsafeApi.copyMemory(inout, BYTES + inoutOffset, b, arrayBase, bytes);
-                try
-                {
-                    f.call(a, b, items, type);
-                }
-                catch (final UnsupportedOperationException notThisForm)
-                {
-                    callWithBuffers(f, in, inOffset, inout, inoutOffset, bytes, items, type);
-                    return;
-                }
-                UnsafeApi.copyMemory(b, arrayBase, inout, BYTES + inoutOffset, bytes);
-                return;
-            }
-            try
-            {
-                callWithBuffers(f, in, inOffset, inout, inoutOffset, bytes, items, type);
-            }
-            catch (final UnsupportedOperationException notThisForm)
-            {
-                if (arrayType == null)
-                {
-                    throw notThisForm;
-                }
-                final int elements = bytes / baseSize;
-                final Object a = Array.newInstance(arrayType.getComponentType(), elements);
-                final Object b = Array.newInstance(arrayType.getComponentType(), elements);
-                final long arrayBase = UnsafeApi.arrayBaseOffset(arrayType);
-                UnsafeApi.copyMemory(in, BYTES + inOffset, a, arrayBase, bytes);
-                UnsafeApi.copyMemory(inout, BYTES + inoutOffset, b, arrayBase, bytes);
-                f.call(a, b, items, type);
-                UnsafeApi.copyMemory(b, arrayBase, inout, BYTES + inoutOffset, bytes);
-            }
-        };
-    }
-
-    private static void callWithBuffers(final UserFunction f, final byte[] in, final int inOffset, final byte[] inout,
-        final int inoutOffset, final int bytes, final int items, final Datatype type)
-    {
-        final ByteBuffer a = ByteBuffer.wrap(in, inOffset, bytes).slice().order(ByteOrder.nativeOrder());
-        final ByteBuffer b = ByteBuffer.wrap(inout, inoutOffset, bytes).slice().order(ByteOrder.nativeOrder());
-        f.call(a, b, items, type);
-    }
-
     static boolean isArray(final Object buf)
     {
         return buf != null && buf.getClass().isArray();
@@ -161,14 +99,23 @@ final class OpReducers
         final Op op)
     {
         final Reducer r = reducer(op, type, isArray(inoutbuf));
-        if (r instanceof KernelReducer && type.layout().isContiguous())
+        final int bytes = check(inbuf, 0, count, type);
+        check(inoutbuf, 0, count, type);
+        final DataLayout layout = type.layout();
+        if (layout.isContiguous())
         {
-            // A predefined op on contiguous data: the kernel runs on the caller's memory (on two
-            // arrays of the element type, the vectorised loop itself).
-            final int bytes = check(inbuf, 0, count, type);
-            check(inoutbuf, 0, count, type);
+            // On the caller's memory: a predefined op's kernel (on two arrays of the element type,
+            // the vectorised loop itself); a user op's function on the caller's own arrays, or on
+            // views of its direct buffers, where it can.
             r.applyAt(Buffers.base(inbuf), Buffers.offset(inbuf), Buffers.base(inoutbuf), Buffers.offset(inoutbuf),
                 count, bytes);
+            return;
+        }
+        if (r instanceof UserOpReducer)
+        {
+            // Packed straight into the function's arrays or buffers, and the result unpacked from them.
+            ((UserOpReducer)r).reduce(layout, Buffers.base(inbuf), Buffers.offset(inbuf), Buffers.base(inoutbuf),
+                Buffers.offset(inoutbuf), count, bytes);
             return;
         }
         final byte[] a = packed(inbuf, 0, count, type);

@@ -6,16 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
+import mpi.Comm;
+import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.Op;
+import mpi.UserFunction;
 import org.junit.jupiter.api.Test;
 import org.shmpi.junit.MpiTest;
 
 /**
  * The steady state of a small blocking collective allocates nothing in the calling thread:
- * barrier, and bcast, reduce and allReduce of 8 bytes, on arrays and on direct buffers, through
- * the public API on real rank JVMs (np 3 is more ranks than cores here: the waits sleep). As the
+ * barrier, and bcast, reduce and allReduce of 8 bytes, on arrays and on direct buffers; allReduce
+ * and reduceLocal with a user op; through the public API on real rank JVMs (np 3 is more ranks
+ * than cores here: the waits sleep). As the
  * point-to-point {@code AllocationTest}, with HotSpot's exact per-thread allocation counter.
  * <p>
  * The forbidden outcome is allocation per call: one object per call is at least 16 bytes times
@@ -42,17 +48,12 @@ class CollectiveAllocationTest
         return ((com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 
-    @Test
-    void smallBlockingCollectivesAllocateNothing()
+    /**
+     * Runs {@code round} (given the round number) {@code WARM_UP} times, then {@code WINDOWS}
+     * windows of {@code WINDOW} times; returns the bytes this thread allocated in each window.
+     */
+    private static long[] allocatedPerWindow(final IntConsumer round)
     {
-        final Intracomm world = MPI.COMM_WORLD;
-        final int me = world.getRank();
-        final int n = world.getSize();
-        final double[] one = new double[1];
-        final double[] sum = new double[1];
-        final long[] token = new long[1];
-        final DoubleBuffer direct = MPI.newDoubleBuffer(1);
-        final DoubleBuffer directSum = MPI.newDoubleBuffer(1);
         final long[] windows = new long[WINDOWS];
         long before = 0;
         for (int i = 0; i < WARM_UP + WINDOWS * WINDOW; i++)
@@ -66,6 +67,25 @@ class CollectiveAllocationTest
                 }
                 before = now;
             }
+            round.accept(i);
+        }
+        windows[WINDOWS - 1] = allocatedBytes() - before;
+        return windows;
+    }
+
+    @Test
+    void smallBlockingCollectivesAllocateNothing()
+    {
+        final Intracomm world = MPI.COMM_WORLD;
+        final int me = world.getRank();
+        final int n = world.getSize();
+        final double[] one = new double[1];
+        final double[] sum = new double[1];
+        final long[] token = new long[1];
+        final DoubleBuffer direct = MPI.newDoubleBuffer(1);
+        final DoubleBuffer directSum = MPI.newDoubleBuffer(1);
+        final long[] windows = allocatedPerWindow(i ->
+        {
             world.barrier();
             one[0] = me + i;
             world.allReduce(one, sum, 1, MPI.DOUBLE, MPI.SUM);
@@ -82,12 +102,57 @@ class CollectiveAllocationTest
                 throw new AssertionError("bcast at " + i + ": " + token[0]);
             }
             world.reduce(one, sum, 1, MPI.DOUBLE, MPI.MIN, 0);
-        }
-        windows[WINDOWS - 1] = allocatedBytes() - before;
+        });
         assertEquals(n - 1, directSum.get(0), 0.0);
         final long least = Arrays.stream(windows).min().getAsLong();
         assertTrue(least < ONE_TIME_BYTES, "rank " + me + " allocated in every window of " + WINDOW +
             " rounds of barrier, allReduce (array and direct), bcast and reduce; bytes per window: " +
             Arrays.toString(windows));
+    }
+
+    /** {@code inOut[i] += in[i]} on double arrays. */
+    private static final class Sum extends UserFunction
+    {
+        @Override
+        public void call(final Object inVec, final Object inOutVec, final int count, final Datatype datatype)
+        {
+            final double[] in = (double[])inVec;
+            final double[] inOut = (double[])inOutVec;
+            for (int i = 0; i < count; i++)
+            {
+                inOut[i] += in[i];
+            }
+        }
+    }
+
+    /**
+     * A user op (array form) reuses its reducer and its scratch arrays: a small blocking allReduce
+     * with it, whose function runs on copies of the packed data, and reduceLocal, whose function
+     * runs on the caller's arrays, allocate nothing in the steady state either.
+     */
+    @Test
+    void userOpsAllocateNothingEither()
+    {
+        final Intracomm world = MPI.COMM_WORLD;
+        final int me = world.getRank();
+        final int n = world.getSize();
+        final Op op = new Op(new Sum(), true);
+        final double[] mine = new double[4];
+        final double[] sum = new double[4];
+        final double[] local = new double[4];
+        final long[] windows = allocatedPerWindow(i ->
+        {
+            mine[0] = me + i;
+            world.allReduce(mine, sum, 4, MPI.DOUBLE, op);
+            if (sum[0] != n * (double)i + n * (n - 1) / 2.0)
+            {
+                throw new AssertionError("allReduce at " + i + ": " + sum[0]);
+            }
+            Comm.reduceLocal(mine, local, 4, MPI.DOUBLE, op);
+        });
+        op.free();
+        final long least = Arrays.stream(windows).min().getAsLong();
+        assertTrue(least < ONE_TIME_BYTES, "rank " + me + " allocated in every window of " + WINDOW +
+            " rounds of allReduce and reduceLocal with a user op; bytes per window: " + Arrays.toString(windows));
     }
 }
