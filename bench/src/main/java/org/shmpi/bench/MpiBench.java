@@ -208,7 +208,10 @@ final class MpiBench
     {
         if (o.directBuffers)
         {
-            final java.nio.ByteBuffer b = MPI.newByteBuffer(bytes);
+            // -b direct: memory outside shmpi's shared heap, as any library would hand a program.
+            final java.nio.ByteBuffer b = o.plainDirect ?
+                java.nio.ByteBuffer.allocateDirect(bytes).order(java.nio.ByteOrder.nativeOrder()) :
+                MPI.newByteBuffer(bytes);
             for (int i = 0; i < bytes; i++)
             {
                 b.put(i, fill);

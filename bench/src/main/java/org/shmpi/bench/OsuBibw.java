@@ -11,7 +11,7 @@ import mpi.Request;
  * all of them; bandwidth counts the bytes of both directions, in MB/s (10^6 bytes/s).
  *
  * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBibw [-m [MIN:]MAX] [-i N] [-x N] [-W N]
- *     [-j N] [-J S] [-b array|buffer]</pre>
+ *     [-j N] [-J S] [-b array|buffer|direct]</pre>
  */
 public final class OsuBibw
 {

@@ -16,7 +16,7 @@ import mpi.Request;
  * <p>See also OsuBibw (both directions at once) and OsuMbwMr (several pairs, message rate).
  *
  * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuBw [-m [MIN:]MAX] [-i N] [-x N] [-W N]
- *     [-j N] [-J S] [-b array|buffer]</pre>
+ *     [-j N] [-J S] [-b array|buffer|direct]</pre>
  */
 public final class OsuBw
 {

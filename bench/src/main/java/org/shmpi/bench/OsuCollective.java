@@ -27,7 +27,7 @@ import mpi.MPIException;
  * call: one buffer reused unchanged flatters algorithms whose data stays in the cache.
  *
  * <pre>shmrun -np 4 -cp shmpi-bench.jar org.shmpi.bench.OsuCollective allreduce [-m [MIN:]MAX] [-i N] [-x N]
- *     [-j N] [-J S] [-b array|buffer] [--vary]</pre>
+ *     [-j N] [-J S] [-b array|buffer|direct] [--vary]</pre>
  */
 public final class OsuCollective
 {

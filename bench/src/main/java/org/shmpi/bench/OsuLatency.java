@@ -10,7 +10,7 @@ import mpi.MPIException;
  * Written against package {@code mpi} only.
  *
  * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuLatency [-m [MIN:]MAX] [-i N] [-x N]
- *     [-j N] [-J S] [-b array|buffer]</pre>
+ *     [-j N] [-J S] [-b array|buffer|direct]</pre>
  */
 public final class OsuLatency
 {

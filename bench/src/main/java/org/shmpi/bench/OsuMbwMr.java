@@ -15,7 +15,7 @@ import mpi.Request;
  * sender's time (its time is sent to rank 0 with point-to-point messages, no collectives needed).
  *
  * <pre>shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.OsuMbwMr [-m [MIN:]MAX] [-i N] [-x N] [-W N]
- *     [-j N] [-J S] [-b array|buffer]</pre>
+ *     [-j N] [-J S] [-b array|buffer|direct]</pre>
  */
 public final class OsuMbwMr
 {

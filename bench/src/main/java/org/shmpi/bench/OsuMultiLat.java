@@ -13,7 +13,7 @@ import mpi.MPIException;
  * to rank 0 with point-to-point messages (no collectives needed).
  *
  * <pre>shmrun -np 4 -cp shmpi-bench.jar org.shmpi.bench.OsuMultiLat [-m [MIN:]MAX] [-i N] [-x N]
- *     [-j N] [-J S] [-b array|buffer]</pre>
+ *     [-j N] [-J S] [-b array|buffer|direct]</pre>
  */
 public final class OsuMultiLat
 {

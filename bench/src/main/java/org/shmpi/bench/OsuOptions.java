@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * Command-line options shared by the OSU-style benchmarks, with the OSU Micro-Benchmarks'
  * letters: {@code -m [MIN:]MAX} (or, a shmpi extension, a list {@code -m A,B,...}), {@code -i ITER},
- * {@code -x WARMUP}, {@code -W WINDOW}, plus {@code -b array|buffer} (Java arrays or direct buffers) and
+ * {@code -x WARMUP}, {@code -W WINDOW}, plus {@code -b array|buffer|direct} (Java arrays, {@code MPI.newByteBuffer}
+ * buffers, or plain {@code ByteBuffer.allocateDirect} ones, which shmpi does not place in its shared heap) and
  * {@code -j N} / {@code -J SECONDS} (a one-off JIT warm-up before the first size: at least N small messages
  * and at least SECONDS), and for the collectives {@code --vary} (new send data every iteration). The C twins
  * in {@code bench/native} take the same options and use the same defaults, so every system runs the very
@@ -49,6 +50,8 @@ final class OsuOptions
     int jitPrelude = DEFAULT_JIT_PRELUDE;
     double jitSeconds = DEFAULT_JIT_SECONDS;
     boolean directBuffers;
+    /** {@code -b direct}: direct buffers from {@code ByteBuffer.allocateDirect}, not {@code MPI.newByteBuffer}. */
+    boolean plainDirect;
     /** Collectives only: write the iteration number into the send data before every call. */
     boolean vary;
     boolean help;
@@ -114,14 +117,16 @@ final class OsuOptions
                     if ("array".equals(b))
                     {
                         o.directBuffers = false;
+                        o.plainDirect = false;
                     }
                     else if ("buffer".equals(b) || "direct".equals(b))
                     {
                         o.directBuffers = true;
+                        o.plainDirect = "direct".equals(b);
                     }
                     else
                     {
-                        throw new IllegalArgumentException("-b takes array or buffer, not " + b);
+                        throw new IllegalArgumentException("-b takes array, buffer or direct, not " + b);
                     }
                     break;
                 default:
@@ -320,7 +325,8 @@ final class OsuOptions
     List<String> describe()
     {
         final List<String> lines = new ArrayList<>();
-        lines.add("# Buffers: " + (directBuffers ? "direct ByteBuffer (-b buffer)" : "byte[] arrays (-b array)"));
+        lines.add("# Buffers: " + (plainDirect ? "ByteBuffer.allocateDirect (-b direct)" : directBuffers ?
+            "MPI.newByteBuffer (-b buffer)" : "byte[] arrays (-b array)"));
         if (kind == Kind.BARRIER)
         {
             lines.add(String.format(Locale.ROOT, "# JIT warm-up: at least %d barriers and at least %.1f s (-j, -J)",
@@ -391,7 +397,9 @@ final class OsuOptions
             .append(DEFAULT_JIT_PRELUDE).append(")\n");
         sb.append("  -J, --jit-seconds S           ... and for at least S seconds (default ")
             .append(DEFAULT_JIT_SECONDS).append(")\n");
-        sb.append("  -b, --buffer array|buffer     Java arrays or direct buffers (default array)\n");
+        sb.append("  -b, --buffer array|buffer|direct\n")
+            .append("                                Java arrays, MPI.newByteBuffer buffers, or plain\n")
+            .append("                                ByteBuffer.allocateDirect ones (default array)\n");
         if (kind == Kind.COLLECTIVE)
         {
             sb.append("  --vary                        new send data every call (iteration number in the first and\n")

@@ -111,8 +111,9 @@ class ShmLargeCollectivesTest
     void rootsHandOutTheirBufferOnlyWhereItPays(final boolean oversubscribed) throws Exception
     {
         final int n = 3;
-        job = ThreadedJob.start("shmlarge-root-" + oversubscribed, n, 64 * 1024,
-            java.util.Map.of("shmpi.oversubscribed", Boolean.toString(oversubscribed)));
+        final java.util.Properties settings = new java.util.Properties();
+        settings.setProperty("shmpi.oversubscribed", Boolean.toString(oversubscribed));
+        job = ThreadedJob.start("shmlarge-root-" + oversubscribed, n, 64 * 1024, settings);
         final int big = (int)ShmLargeCollectives.ROOTED_DIRECT_MIN_OVERSUBSCRIBED;
         job.run(120, ctx ->
         {

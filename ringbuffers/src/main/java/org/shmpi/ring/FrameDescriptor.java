@@ -40,7 +40,10 @@ package org.shmpi.ring;
  *     the sender's request. It is matched like a DATA frame at offset 0. With
  *     {@link #FLAG_SHARED} the message lies in the sender's shared heap: peer token is the
  *     segment, fragment offset the offset in it; the receiver copies it directly and answers
- *     ACK instead of CTS (single copy).</li>
+ *     ACK instead of CTS (single copy). With {@link #FLAG_CMA} the message lies elsewhere in the
+ *     sender's memory at a stable address (a direct buffer): fragment offset is that address in
+ *     the sender's process; the receiver may read it with {@code process_vm_readv} and answer
+ *     ACK (single copy), or answer CTS as for a plain RTS when it cannot.</li>
  * <li>{@link #TYPE_CTS}: clear to send, receiver to sender: token is the sender's request, peer
  *     token the receiver's, which the data frames that follow carry.</li>
  * <li>{@link #TYPE_RDATA}: one fragment of a rendezvous message; token is the receiver's
@@ -64,6 +67,8 @@ public final class FrameDescriptor
     public static final int FLAG_SYNC = 1;
     /** RTS of a message in the sender's shared heap: the receiver copies it out directly. */
     public static final int FLAG_SHARED = 2;
+    /** RTS of a message at a stable address in the sender's process: the receiver may read it from there. */
+    public static final int FLAG_CMA = 4;
 
     public static final int CONTEXT_OFFSET = 0;
     public static final int SOURCE_OFFSET = 4;

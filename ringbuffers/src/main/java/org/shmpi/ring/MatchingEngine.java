@@ -35,7 +35,9 @@ public final class MatchingEngine
 
         /**
          * A rendezvous message was matched by {@code request}: tell the sender to go ahead, or,
-         * with {@link FrameDescriptor#FLAG_SHARED}, copy it from the sender's heap segment.
+         * with {@link FrameDescriptor#FLAG_SHARED}, copy it from the sender's heap segment, or,
+         * with {@link FrameDescriptor#FLAG_CMA}, read it out of the sender's process at address
+         * {@code segmentOffset}.
          */
         void rendezvousMatched(
             RecvRequest request, int source, long senderToken, int flags, long segment, long segmentOffset);

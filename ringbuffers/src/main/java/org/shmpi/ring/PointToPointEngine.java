@@ -19,7 +19,8 @@ import org.shmpi.types.DataLayout;
  *     /dev/shm), frames claimed, committed, and the wake-up of a sleeping peer;</li>
  * <li>{@link EagerProtocol} (up to the eager limit: copied into the receiver's ring) and
  *     {@link RendezvousProtocol} (larger: RTS, then CTS and streamed fragments, or one copy out
- *     of the sender's shared heap), with {@link HandshakeTokens} naming requests across ranks;</li>
+ *     of the sender's shared heap or, by cross-memory attach, out of its process), with
+ *     {@link HandshakeTokens} naming requests across ranks;</li>
  * <li>{@link OutboundQueues}: back-pressure, per peer and in order, when a ring is full;</li>
  * <li>{@link MatchingEngine}: posted and unexpected queues per context id;</li>
  * <li>{@link RequestCompletion}: completing requests, callbacks, waking waiters;</li>
@@ -88,7 +89,8 @@ public final class PointToPointEngine implements Transport
         this.counters = new TrafficCounters(worldSize);
         this.outbound = new OutboundQueues(rank, worldSize, transport);
         this.eager = new EagerProtocol(rank, transport, tokens, completion, eagerLimit);
-        this.rendezvous = new RendezvousProtocol(rank, transport, tokens, completion, outbound, heap);
+        this.rendezvous = new RendezvousProtocol(rank, transport, tokens, completion, outbound, heap,
+            context.crossMemory(), context.job());
         this.wholeLimit = eager.wholeLimit();
         this.outbound.sendPath(s -> s.length > eagerLimit ? rendezvous.announce(s) : eager.advance(s));
         this.matching = new MatchingEngine(new MatchingEngine.Listener()
@@ -170,6 +172,29 @@ public final class PointToPointEngine implements Transport
         {
             progress.unlock();
         }
+    }
+
+    /** Large messages received by a single read out of a sender's process (cross-memory attach). */
+    public long crossMemoryReads()
+    {
+        progress.lock();
+        try
+        {
+            return rendezvous.crossMemoryReads();
+        }
+        finally
+        {
+            progress.unlock();
+        }
+    }
+
+    /**
+     * Whether this rank offers large messages from direct buffers to be read out of its process,
+     * and reads such messages of its peers ({@code shmpi.cma.enabled}, and the kernel allows it).
+     */
+    public boolean crossMemoryEnabled()
+    {
+        return rendezvous.crossMemoryEnabled();
     }
 
     // ------------------------------------------------------------------------------------------

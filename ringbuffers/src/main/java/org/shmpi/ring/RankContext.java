@@ -2,6 +2,7 @@ package org.shmpi.ring;
 
 import java.io.IOException;
 
+import org.shmpi.shm.CrossMemory;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.JobDirectory;
 import org.shmpi.shm.JobFile;
@@ -14,7 +15,8 @@ import org.shmpi.shm.segment.SegmentManager;
  * harness) and handed to every engine: the settings, the segment manager through which every
  * file of the rank is created or mapped, the rank's inbox and the {@link Wakeups} of peers, the
  * {@link ProgressEngine} whose duty cycle drives every engine, the {@link SharedHeap}, the
- * {@link ContextIds} in use, and the point-to-point {@link Transport}. Engines take what they need
+ * {@link ContextIds} in use, cross-memory attach ({@link CrossMemory}, when the settings allow it and the
+ * kernel does), and the point-to-point {@link Transport}. Engines take what they need
  * from here; none reaches another engine's services through the transport.
  *
  * <p>Made in dependency order (segments, inbox, progress, heap, transport) and closed in reverse:
@@ -33,6 +35,7 @@ public final class RankContext implements AutoCloseable
     private final ProgressEngine progress;
     private final SharedHeap heap;
     private final ContextIds contexts = new ContextIds();
+    private final CrossMemory crossMemory;
     private Transport transport;
 
     private RankContext(
@@ -57,6 +60,8 @@ public final class RankContext implements AutoCloseable
         this.wakeups = new Wakeups(rank, inboxes);
         this.progress = new ProgressEngine(job, inboxes.wakeWord(), inboxes::hasPending, settings, threadSafe);
         this.heap = new SharedHeap(segments);
+        // Also makes this process readable by its peers (prctl), before any of them can want to.
+        this.crossMemory = settings.cmaEnabled() ? CrossMemory.open() : null;
     }
 
     /** Opens rank {@code rank}'s context with the shared-memory transport. */
@@ -131,6 +136,15 @@ public final class RankContext implements AutoCloseable
     public SharedHeap heap()
     {
         return heap;
+    }
+
+    /**
+     * Reading peers' memory with {@code process_vm_readv}, for the point-to-point engine's progress
+     * thread; null when {@code shmpi.cma.enabled} is false or the kernel refuses it here.
+     */
+    public CrossMemory crossMemory()
+    {
+        return crossMemory;
     }
 
     /** The context ids in use on this rank. */

@@ -6,7 +6,8 @@ import org.shmpi.types.DataLayout;
 /**
  * A send in progress. Eager sends (up to the eager limit) write DATA frames straight into the
  * receiver's ring; larger ones announce themselves with an RTS frame and stream RDATA frames
- * once the receiver's CTS says the message is matched.
+ * once the receiver's CTS says the message is matched, or, from memory the receiver can copy
+ * from (the shared heap, or any stable address by cross-memory attach), wait for its ACK.
  */
 public final class SendRequest extends EngineRequest
 {
@@ -21,6 +22,8 @@ public final class SendRequest extends EngineRequest
     static final int WAIT_CTS = 3;
     static final int STREAMING = 4;
     static final int DONE = 5;
+    /** A rendezvous at a stable address: the receiver reads it and answers ACK, or answers CTS. */
+    static final int WAIT_READ = 6;
 
     final int context;
     final int dest;

@@ -14,7 +14,10 @@ public final class UnexpectedMessage
     final long length;
     final boolean rendezvous;
     final byte[] data;
-    /** Shared-heap rendezvous: the sender's segment and the offset of the message in it. */
+    /**
+     * Shared-heap rendezvous: the sender's segment and the offset of the message in it;
+     * cross-memory rendezvous: 0 and the message's address in the sender's process.
+     */
     long segment;
     long segmentOffset;
     long received;

@@ -71,21 +71,21 @@ public final class ThreadedJob implements AutoCloseable
     /** Creates the job and every rank's engine (so every inbox exists before any rank sends). */
     public static ThreadedJob start(final String name, final int worldSize, final int ringCapacity) throws IOException
     {
-        return start(name, worldSize, ringCapacity, Map.of());
+        return start(name, worldSize, ringCapacity, new Properties());
     }
 
-    /** As {@link #start(String, int, int)}, with more settings ({@code shmpi.*} names and values). */
-    public static ThreadedJob start(final String name, final int worldSize, final int ringCapacity,
-        final Map<String, String> settings) throws IOException
+    /** As {@link #start(String, int, int)}, with {@code settings} ({@code shmpi.*} properties) on top. */
+    public static ThreadedJob start(
+        final String name, final int worldSize, final int ringCapacity, final Properties settings) throws IOException
     {
         final Path root = Files.createDirectory(Path.of("/dev/shm", "shmpi-test-" + UUID.randomUUID()));
         ThreadedJob created = null;
         try
         {
             final Properties p = new Properties();
+            p.putAll(settings);
             p.setProperty(ShmpiConfig.SHM_DIR_PROP, root.toString());
             p.setProperty(ShmpiConfig.RING_CAPACITY_PROP, Integer.toString(ringCapacity));
-            settings.forEach(p::setProperty);
             final ShmpiConfig config = ShmpiConfig.from(p, Map.of());
             final long start = Processes.selfStartMillis();
             final JobDirectory directory = JobDirectory.create(config.shmDir(), SELF, start);
@@ -93,6 +93,8 @@ public final class ThreadedJob implements AutoCloseable
             created = new ThreadedJob(name, root, directory, job, worldSize);
             for (int r = 0; r < worldSize; r++)
             {
+                // Every rank is this process: peers find it by pid, as they find a rank process.
+                job.publishStarted(r, SELF, start);
                 created.contexts[r] =
                     RankContext.open(directory, job, r, config, Futex.open(config.futexEnabled()), false);
                 created.engines[r] = (PointToPointEngine) created.contexts[r].transport();

@@ -27,6 +27,7 @@ public final class ShmpiConfig
     public static final String RING_CAPACITY_PROP = RING_CAPACITY.name();
     public static final int RING_CAPACITY_DEFAULT = Integer.parseInt(RING_CAPACITY.defaultValue());
     public static final String EAGER_LIMIT_PROP = EAGER_LIMIT.name();
+    public static final String CMA_ENABLED_PROP = CMA_ENABLED.name();
     public static final String INIT_TIMEOUT_MS_PROP = INIT_TIMEOUT_MS.name();
     public static final String HEARTBEAT_INTERVAL_MS_PROP = HEARTBEAT_INTERVAL_MS.name();
     public static final String LAUNCHER_TIMEOUT_MS_PROP = LAUNCHER_TIMEOUT_MS.name();
@@ -49,6 +50,7 @@ public final class ShmpiConfig
     private final String shmDir;
     private final int ringCapacity;
     private final int eagerLimit;
+    private final boolean cmaEnabled;
     private final long initTimeoutMs;
     private final long heartbeatIntervalMs;
     private final long launcherTimeoutMs;
@@ -74,6 +76,7 @@ public final class ShmpiConfig
         shmDir = text(SHM_DIR);
         ringCapacity = (int)number(RING_CAPACITY);
         eagerLimit = (int)number(EAGER_LIMIT);
+        cmaEnabled = bool(CMA_ENABLED);
         initTimeoutMs = number(INIT_TIMEOUT_MS);
         heartbeatIntervalMs = number(HEARTBEAT_INTERVAL_MS);
         launcherTimeoutMs = number(LAUNCHER_TIMEOUT_MS);
@@ -182,6 +185,12 @@ public final class ShmpiConfig
     public int eagerLimit()
     {
         return eagerLimit;
+    }
+
+    /** Whether large messages from direct buffers may be read with cross-memory attach ({@link #CMA_ENABLED_PROP}). */
+    public boolean cmaEnabled()
+    {
+        return cmaEnabled;
     }
 
     public long initTimeoutMs()

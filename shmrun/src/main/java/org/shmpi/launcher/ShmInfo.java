@@ -3,6 +3,7 @@ package org.shmpi.launcher;
 import java.util.Map;
 
 import org.shmpi.affinity.Topology;
+import org.shmpi.shm.CrossMemory;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.ShmpiConfig;
 
@@ -26,6 +27,19 @@ public final class ShmInfo
         }
     }
 
+    /** How a large message from a direct buffer (not in the shared heap) reaches its receiver here. */
+    static String singleCopy(final ShmpiConfig config)
+    {
+        if (!config.cmaEnabled())
+        {
+            return "through the ring (" + ShmpiConfig.CMA_ENABLED_PROP + "=false)";
+        }
+        final int probe = CrossMemory.probe();
+        return probe == 0 ? "one copy, cross-memory attach (process_vm_readv)" :
+            "through the ring (process_vm_readv " + (probe < 0 ? "not bound" : "refused: " +
+            CrossMemory.errnoName(probe)) + ")";
+    }
+
     static String report(final ShmpiConfig config)
     {
         final StringBuilder sb = new StringBuilder();
@@ -36,6 +50,7 @@ public final class ShmInfo
         final Futex futex = Futex.open(config.futexEnabled());
         sb.append("wake-up: ").append(futex.wakesSleepers() ? "futex (JNA)" : "polling (no futex available)")
             .append('\n');
+        sb.append("large messages from direct buffers: ").append(singleCopy(config)).append('\n');
         sb.append('\n').append("Topology:\n");
         final Topology topology = Topology.detect(System.getProperties());
         for (final String line : topology.describe().split("\n"))

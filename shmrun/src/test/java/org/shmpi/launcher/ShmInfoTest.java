@@ -1,11 +1,13 @@
 package org.shmpi.launcher;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
+import org.shmpi.shm.CrossMemory;
 import org.shmpi.shm.ShmpiConfig;
 import org.shmpi.shm.settings.Setting;
 import org.shmpi.shm.settings.SettingsRegistry;
@@ -26,5 +28,16 @@ class ShmInfoTest
         assertTrue(report.contains("shmpi.coll.shm.barrier / SHMPI_COLL_SHM_BARRIER = release"), report);
         assertTrue(report.contains("shmpi.io.mapped / SHMPI_IO_MAPPED = 7"), report);
         assertTrue(report.contains("shmpi.idle.spins / SHMPI_IDLE_SPINS = 200"), report);
+    }
+
+    @Test
+    void saysHowLargeMessagesFromDirectBuffersTravel()
+    {
+        final Properties off = new Properties();
+        off.setProperty(ShmpiConfig.CMA_ENABLED_PROP, "false");
+        assertEquals("through the ring (shmpi.cma.enabled=false)", ShmInfo.singleCopy(ShmpiConfig.from(off, Map.of())));
+        final String on = ShmInfo.singleCopy(ShmpiConfig.defaults());
+        assertEquals(CrossMemory.probe() == 0, on.startsWith("one copy"), on);
+        assertTrue(ShmInfo.report(ShmpiConfig.defaults()).contains("large messages from direct buffers: " + on));
     }
 }

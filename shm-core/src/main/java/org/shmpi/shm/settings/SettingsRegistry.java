@@ -31,6 +31,10 @@ public final class SettingsRegistry
         64 * 1024, 1 << 30, "Bytes of each rank's inbox ring."));
     public static final Setting EAGER_LIMIT = add(Setting.number("shmpi.eager.limit", JOB, 64 * 1024, 0, 1 << 30,
         "Largest message sent eagerly (copied through the receiver's ring); larger ones take the rendezvous."));
+    public static final Setting CMA_ENABLED = add(Setting.bool("shmpi.cma.enabled", JOB, true,
+        "A large message from a direct buffer (not MPI.newByteBuffer memory) is read by the receiver straight "
+            + "out of the sender's process with process_vm_readv (cross-memory attach, one copy); false: through "
+            + "the receiver's ring (two copies). Falls back by itself where the kernel or a container forbids it."));
     public static final Setting INIT_TIMEOUT_MS = add(Setting.number("shmpi.init.timeout.ms", JOB, 60_000, 1,
         Long.MAX_VALUE, "How long MPI.Init waits for every rank of the job to attach."));
     public static final Setting HEARTBEAT_INTERVAL_MS = add(Setting.number("shmpi.heartbeat.interval.ms", JOB, 100,
