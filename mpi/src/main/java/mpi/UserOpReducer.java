@@ -100,7 +100,8 @@ final class UserOpReducer implements Reducer
     {
         final int missing = state.missingForms;
         final boolean arrays = arrayClass != null && (arraysGiven ? (missing & ARRAYS) == 0 : (missing & BUFFERS) != 0);
-        Scratch scratch = copies(arrays, layout, inBase, inOffset, inoutBase, inoutOffset, bytes) ? state.take() : null;
+        Scratch scratch = usesScratch(arrays, layout, inBase, inOffset, inoutBase, inoutOffset, bytes) ?
+            state.take() : null;
         try
         {
             try
@@ -115,7 +116,7 @@ final class UserOpReducer implements Reducer
                 }
                 // Benign race: bits are only ever added; a lost one costs one more exception.
                 state.missingForms |= arrays ? ARRAYS : BUFFERS;
-                if (scratch == null && copies(!arrays, layout, inBase, inOffset, inoutBase, inoutOffset, bytes))
+                if (scratch == null && usesScratch(!arrays, layout, inBase, inOffset, inoutBase, inoutOffset, bytes))
                 {
                     scratch = state.take();
                 }
@@ -132,11 +133,12 @@ final class UserOpReducer implements Reducer
     }
 
     /**
-     * Whether the form copies an operand (and needs the scratch): arrays, unless both operands
-     * are whole arrays of the base type; byte buffers, unless both are bytes or native memory.
+     * Whether the form needs the scratch: arrays, unless both operands are whole arrays of the
+     * base type; byte buffers, unless both are {@code byte[]} data (native memory takes the
+     * scratch's cached views, any other array a copy).
      */
-    private boolean copies(final boolean arrays, final DataLayout layout, final Object inBase, final long inOffset,
-        final Object inoutBase, final long inoutOffset, final int bytes)
+    private boolean usesScratch(final boolean arrays, final DataLayout layout, final Object inBase,
+        final long inOffset, final Object inoutBase, final long inoutOffset, final int bytes)
     {
         if (!layout.isContiguous())
         {
@@ -147,7 +149,7 @@ final class UserOpReducer implements Reducer
             final int length = bytes / elementBytes;
             return !isWholeArray(inBase, inOffset, length) || !isWholeArray(inoutBase, inoutOffset, length);
         }
-        return !isViewable(inBase) || !isViewable(inoutBase);
+        return !(inBase instanceof byte[]) || !(inoutBase instanceof byte[]);
     }
 
     private void call(final boolean arrays, final Scratch scratch, final DataLayout layout, final Object inBase,
@@ -196,19 +198,19 @@ final class UserOpReducer implements Reducer
         final long inOffset, final Object inoutBase, final long inoutOffset, final int items, final int bytes)
     {
         final boolean flat = layout.isContiguous();
-        ByteBuffer a = flat ? view(inBase, inOffset, bytes) : null;
+        ByteBuffer a = flat ? view(scratch, inBase, inOffset, bytes, 0) : null;
         if (a == null)
         {
             final byte[] copy = scratch.bytes(bytes, 0);
             layout.pack(inBase, inOffset, 0, copy, BYTES, bytes);
-            a = view(copy, BYTES, bytes);
+            a = view(scratch, copy, BYTES, bytes, 0);
         }
-        ByteBuffer b = flat ? view(inoutBase, inoutOffset, bytes) : null;
+        ByteBuffer b = flat ? view(scratch, inoutBase, inoutOffset, bytes, 1) : null;
         final byte[] inoutCopy = b == null ? scratch.bytes(bytes, 1) : null;
         if (inoutCopy != null)
         {
             layout.pack(inoutBase, inoutOffset, 0, inoutCopy, BYTES, bytes);
-            b = view(inoutCopy, BYTES, bytes);
+            b = view(scratch, inoutCopy, BYTES, bytes, 1);
         }
         function.call(a, b, items, type);
         if (inoutCopy != null)
@@ -218,32 +220,18 @@ final class UserOpReducer implements Reducer
     }
 
     /**
-     * A native-order byte buffer of exactly {@code bytes} bytes at {@code base}/{@code offset},
-     * sharing that memory: for a {@code byte[]}, or native memory (null base: a direct buffer's
-     * or shared memory's address); null for any other array.
+     * A native-order byte buffer of exactly {@code bytes} bytes at {@code base}/{@code offset}
+     * (operand {@code operand}), sharing that memory: for a {@code byte[]}, or native memory (a
+     * null base: a direct buffer's or shared memory's address); null for any other array.
      */
-    private static ByteBuffer view(final Object base, final long offset, final int bytes)
+    private static ByteBuffer view(final Scratch scratch, final Object base, final long offset, final int bytes,
+        final int operand)
     {
-        if (!isViewable(base))
-        {
-            return null;
-        }
-        if (base != null)
+        if (base instanceof byte[])
         {
             return ByteBuffer.wrap((byte[])base, (int)(offset - BYTES), bytes).slice().order(ByteOrder.nativeOrder());
         }
-        if (bytes == 0)
-        {
-            return ByteBuffer.allocateDirect(0).order(ByteOrder.nativeOrder());
-        }
-        // JNI's NewDirectByteBuffer (through JNA, as Segment's views): the buffer does not own the memory.
-        return new com.sun.jna.Pointer(offset).getByteBuffer(0, bytes).order(ByteOrder.nativeOrder());
-    }
-
-    /** Whether {@link #view} shares the memory at {@code base}: a {@code byte[]}, or native memory (null). */
-    private static boolean isViewable(final Object base)
-    {
-        return base == null || base instanceof byte[];
+        return base == null ? scratch.nativeView(offset, bytes, operand) : null;
     }
 
     /**
@@ -302,6 +290,9 @@ final class UserOpReducer implements Reducer
         private long uses;
         /** Byte scratch of the buffer form, per operand: grown as needed (a view has the exact length). */
         private final byte[][] bytes = {new byte[0], new byte[0]};
+        /** Per operand: the last view of native memory and its address, reused while they are the same. */
+        private final ByteBuffer[] views = new ByteBuffer[2];
+        private final long[] viewAddresses = new long[2];
 
         /** An array of {@code arrayClass}, exactly {@code length} long, for operand {@code operand} (0 or 1). */
         Object array(final Class<?> arrayClass, final int length, final int operand)
@@ -356,6 +347,30 @@ final class UserOpReducer implements Reducer
                 bytes[operand] = made;
             }
             return made;
+        }
+
+        /**
+         * A byte buffer over {@code bytes} bytes of native memory at {@code address}, for operand
+         * {@code operand}: made by JNI's {@code NewDirectByteBuffer} (through JNA, as Segment's
+         * views; it does not own the memory), which costs more than a small reduction, so the last
+         * one is kept and handed out again, cleared and in native order, for the same memory (a
+         * loop of reduceLocal on the same direct buffers).
+         */
+        ByteBuffer nativeView(final long address, final int bytes, final int operand)
+        {
+            if (bytes == 0)
+            {
+                return ByteBuffer.allocate(0).order(ByteOrder.nativeOrder());
+            }
+            ByteBuffer v = views[operand];
+            if (v == null || viewAddresses[operand] != address || v.capacity() != bytes)
+            {
+                v = new com.sun.jna.Pointer(address).getByteBuffer(0, bytes);
+                views[operand] = v;
+                viewAddresses[operand] = address;
+            }
+            v.clear();
+            return v.order(ByteOrder.nativeOrder());
         }
 
         /**

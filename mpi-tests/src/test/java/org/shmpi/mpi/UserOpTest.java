@@ -127,6 +127,10 @@ class UserOpTest
             inOut.asDoubleBuffer().get(0, c);
             combine(a, c, count, perItem(datatype));
             inOut.asDoubleBuffer().put(0, c);
+            // Moved and reordered: a buffer handed out again must come back at position 0, in native order.
+            in.position(bytes).order(ByteOrder.BIG_ENDIAN == ByteOrder.nativeOrder() ? ByteOrder.LITTLE_ENDIAN :
+                ByteOrder.BIG_ENDIAN);
+            inOut.limit(0);
         }
     }
 
