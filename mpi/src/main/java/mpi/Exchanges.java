@@ -41,28 +41,37 @@ final class Exchanges
                 large.allgather(inPlace ? null : data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent);
                 return null;
             }
-            final byte[] mine = inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
-                packed(sendbuf, 0, scount, stype);
-            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLGATHER, mine.length) :
-                comm.coll().shmIfSetUp(CollectiveOp.ALLGATHER, mine.length);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.ALLGATHER, sent) :
+                comm.coll().shmIfSetUp(CollectiveOp.ALLGATHER, sent);
             if (shm != null)
             {
-                if (check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
+                if (check(recvbuf, 0, n * rcount, rtype) != n * sent)
                 {
-                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: blocks of " + mine.length +
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: blocks of " + sent +
                         " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
                 }
-                final byte[] all = new byte[n * mine.length];
+                // Blocking: the communicator's reused arrays (a fresh array per call costs its first
+                // touch of new heap pages in a young JVM); nonblocking: arrays of the operation's own.
+                final byte[] mine = blocking ? comm.coll().blockingIn(sent) : new byte[sent];
+                if (inPlace)
+                {
+                    pack(recvbuf, at(rtype, (long)me * rcount), rtype, mine, 0, sent);
+                }
+                else
+                {
+                    pack(sendbuf, 0, stype, mine, 0, sent);
+                }
+                final byte[] all = blocking ? comm.coll().blockingOut(n * sent) : new byte[n * sent];
                 if (!blocking)
                 {
-                    return run(comm, comm.coll().nextMembers(), shm.allgatherSteps(mine, mine.length, all).then(s ->
+                    return run(comm, comm.coll().nextMembers(), shm.allgatherSteps(mine, sent, all).then(s ->
                     {
                         unpack(all, 0, all.length, recvbuf, 0, rtype);
                         return null;
                     }), "allGather", false, sendbuf, recvbuf);
                 }
-                shm.allgather(mine, mine.length, all);
-                unpack(all, 0, all.length, recvbuf, 0, rtype);
+                shm.allgather(mine, sent, all);
+                unpack(all, 0, n * sent, recvbuf, 0, rtype);
                 return null;
             }
         }
@@ -128,9 +137,9 @@ final class Exchanges
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sent / Math.max(1, n) +
                         " bytes per block sent, receive blocks of " + rcount + " items of " + rtype.getName());
                 }
-                final byte[] out = new byte[sent];
                 if (!blocking)
                 {
+                    final byte[] out = new byte[sent];
                     return run(comm, comm.coll().nextMembers(), shm.alltoallSteps(packed(sendbuf, 0, n * scount, stype),
                         sent / n, out).then(s ->
                         {
@@ -138,7 +147,10 @@ final class Exchanges
                             return null;
                         }), "allToAll", false, sendbuf, recvbuf);
                 }
-                shm.alltoall(packed(sendbuf, 0, n * scount, stype), sent / n, out);
+                final byte[] in = comm.coll().blockingIn(sent);
+                pack(sendbuf, 0, stype, in, 0, sent);
+                final byte[] out = comm.coll().blockingOut(sent);
+                shm.alltoall(in, sent / n, out);
                 unpack(out, 0, sent, recvbuf, 0, rtype);
                 return null;
             }

@@ -103,21 +103,29 @@ final class Rooted
                     isRoot ? data(recvbuf, 0, rtype) : null, sent);
                 return null;
             }
-            final byte[] mine = isRoot && inPlace ? packed(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
-                packed(sendbuf, 0, scount, stype);
-            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.GATHER, mine.length) :
-                comm.coll().shmIfSetUp(CollectiveOp.GATHER, mine.length);
+            final ShmCollectives shm = blocking ? comm.coll().shmFor(CollectiveOp.GATHER, sent) :
+                comm.coll().shmIfSetUp(CollectiveOp.GATHER, sent);
             if (shm != null)
             {
-                if (isRoot && check(recvbuf, 0, n * rcount, rtype) != n * mine.length)
+                if (isRoot && check(recvbuf, 0, n * rcount, rtype) != n * sent)
                 {
-                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: blocks of " + mine.length +
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: blocks of " + sent +
                         " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
                 }
-                final byte[] all = isRoot ? new byte[n * mine.length] : null;
+                // Blocking: the communicator's reused arrays; nonblocking: the operation's own.
+                final byte[] mine = blocking ? comm.coll().blockingIn(sent) : new byte[sent];
+                if (isRoot && inPlace)
+                {
+                    pack(recvbuf, at(rtype, (long)me * rcount), rtype, mine, 0, sent);
+                }
+                else
+                {
+                    pack(sendbuf, 0, stype, mine, 0, sent);
+                }
+                final byte[] all = !isRoot ? null : blocking ? comm.coll().blockingOut(n * sent) : new byte[n * sent];
                 if (!blocking)
                 {
-                    return run(comm, comm.coll().nextMembers(), shm.gatherSteps(root, mine, mine.length, all).then(s ->
+                    return run(comm, comm.coll().nextMembers(), shm.gatherSteps(root, mine, sent, all).then(s ->
                     {
                         if (isRoot)
                         {
@@ -126,10 +134,10 @@ final class Rooted
                         return null;
                     }), "gather", false, sendbuf, recvbuf);
                 }
-                shm.gather(root, mine, mine.length, all);
+                shm.gather(root, mine, sent, all);
                 if (isRoot)
                 {
-                    unpack(all, 0, all.length, recvbuf, 0, rtype);
+                    unpack(all, 0, n * sent, recvbuf, 0, rtype);
                 }
                 return null;
             }
@@ -208,8 +216,13 @@ final class Rooted
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: blocks of " + block +
                         " bytes for a receive buffer of " + rcount + " items of " + rtype.getName());
                 }
-                final byte[] all = isRoot ? packed(sendbuf, 0, n * scount, stype) : null;
-                final byte[] mine = new byte[block];
+                // Blocking: the communicator's reused arrays; nonblocking: the operation's own.
+                final byte[] all = !isRoot ? null : blocking ? comm.coll().blockingIn(n * block) : new byte[n * block];
+                if (isRoot)
+                {
+                    pack(sendbuf, 0, stype, all, 0, n * block);
+                }
+                final byte[] mine = blocking ? comm.coll().blockingOut(block) : new byte[block];
                 if (!blocking)
                 {
                     return run(comm, comm.coll().nextMembers(), shm.scatterSteps(root, all, block, mine).then(s ->
