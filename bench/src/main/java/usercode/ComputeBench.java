@@ -1,4 +1,4 @@
-package org.shmpi.bench;
+package usercode;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -29,11 +29,13 @@ import mpi.UserFunction;
  * every kernel in turn. With {@code --plain} the program never touches MPI; otherwise it calls
  * {@code MPI.Init} first, every rank computes at the same time (as ranks of a real program do), and rank 0
  * prints the mean over the ranks (per-rank values in the comment lines). The JVM's input arguments are
- * printed, so the log says which flags the launcher gave.
+ * printed, so the log says which flags the launcher gave. The class lives outside shmpi's packages, as a
+ * user's code does: shmrun's JIT flags for {@code org.shmpi.*}, {@code mpi.*} and {@code org.agrona.*} do
+ * not apply to it.
  *
- * <pre>java -cp shmpi-bench.jar:LIB/* org.shmpi.bench.ComputeBench --plain [-n 1048576] [-c 10] [-w 2] [-r 20]
+ * <pre>java -cp shmpi-bench.jar:LIB/* usercode.ComputeBench --plain [-n 1048576] [-c 10] [-w 2] [-r 20]
  *     [-k dot,poly,userfn,userop]
- * shmrun -np 2 -cp shmpi-bench.jar org.shmpi.bench.ComputeBench [same options]</pre>
+ * shmrun -np 2 -cp shmpi-bench.jar usercode.ComputeBench [same options]</pre>
  *
  * Output: {@code #} header lines, then per kernel
  * {@code compute kernel=K np=N cold_ns=X warm_ns=Y warm_min_ns=Z} (ns per element; np 1 with --plain).
@@ -206,7 +208,7 @@ public final class ComputeBench
             System.out.println("# dot: sum a[i]*b[i]; poly: p[i] = cubic(x[i]); userfn: a UserFunction " +
                 "(inOut[i] = in[i] + 0.5*inOut[i]) called directly; userop: the same as an mpi.Op through " +
                 (plain ? "(plain: no MPI, so) a direct call" : "Comm.reduceLocal"));
-            System.out.println("# " + OsuReport.javaVersion() + ", " + Runtime.getRuntime().availableProcessors() +
+            System.out.println("# " + javaVersion() + ", " + Runtime.getRuntime().availableProcessors() +
                 " CPUs available; JVM input arguments: " + ManagementFactory.getRuntimeMXBean().getInputArguments());
         }
         if (comm != null)
@@ -275,10 +277,32 @@ public final class ComputeBench
         }
     }
 
+    private static String javaVersion()
+    {
+        return "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")";
+    }
+
     /** Every rank's value at rank 0 (point-to-point, no collective); the value alone without MPI. */
     private static double[] allRanks(final Comm comm, final int rank, final double value) throws MPIException
     {
-        return comm == null ? new double[] {value} : MpiBench.gatherToZero(comm, rank, value, TAG);
+        if (comm == null)
+        {
+            return new double[] {value};
+        }
+        final double[] one = {value};
+        if (rank != 0)
+        {
+            comm.send(one, 1, MPI.DOUBLE, 0, TAG);
+            return null;
+        }
+        final double[] all = new double[comm.getSize()];
+        all[0] = value;
+        for (int r = 1; r < all.length; r++)
+        {
+            comm.recv(one, 1, MPI.DOUBLE, r, TAG);
+            all[r] = one[0];
+        }
+        return all;
     }
 
     private void call(final String kernel) throws MPIException
