@@ -37,6 +37,7 @@ public final class Inbox implements AutoCloseable
     private final Segment segment;
     private final ManyToOneRingBuffer ring;
     private final WakeWord wakeWord;
+    private final boolean forwarded;
     private boolean closed;
 
     private Inbox(
@@ -49,6 +50,9 @@ public final class Inbox implements AutoCloseable
         this.ring = new ManyToOneRingBuffer(
             new UnsafeBuffer(segment.buffer(), RING_OFFSET, capacity + RingBufferDescriptor.TRAILER_LENGTH));
         this.wakeWord = new WakeWord(segment.buffer(), WAKE_WORD_OFFSET, futex);
+        // Plain load: written before the version word, which create() published and open() read
+        // with acquire.
+        this.forwarded = segment.buffer().getInt(FORWARDED_OFFSET) != 0;
     }
 
     /**
@@ -59,7 +63,7 @@ public final class Inbox implements AutoCloseable
     public static Inbox create(final SegmentManager manager, final int capacity, final Futex futex)
         throws IOException
     {
-        return create(manager, false, SegmentNames.inbox(manager.rank()), capacity, futex);
+        return create(manager, false, SegmentNames.inbox(manager.rank()), capacity, futex, false);
     }
 
     /** Peer: maps the inbox of {@code ownerRank} now (no waiting) and checks it. */
@@ -87,6 +91,25 @@ public final class Inbox implements AutoCloseable
         final Path path, final int ownerRank, final long ownerPid, final int capacity, final Futex futex)
         throws IOException
     {
+        return create(path, ownerRank, ownerPid, capacity, futex, false);
+    }
+
+    /**
+     * A bridge: creates {@code path}, the stand-in inbox of {@code ownerRank}, a rank on another
+     * node, marked forwarded ({@link InboxDescriptor#FORWARDED_OFFSET}); the bridge reads its frames
+     * and sends them on. Its own manager; {@link #close} unmaps and leaves the file.
+     */
+    public static Inbox createForwarded(
+        final Path path, final int ownerRank, final long bridgePid, final int capacity, final Futex futex)
+        throws IOException
+    {
+        return create(path, ownerRank, bridgePid, capacity, futex, true);
+    }
+
+    private static Inbox create(
+        final Path path, final int ownerRank, final long ownerPid, final int capacity, final Futex futex,
+        final boolean forwarded) throws IOException
+    {
         checkCapacity(capacity);
         final long startMillis = ownerPid == ProcessHandle.current().pid() ?
             Processes.selfStartMillis() : Processes.startMillis(ownerPid);
@@ -94,7 +117,7 @@ public final class Inbox implements AutoCloseable
             startMillis, 0, true);
         try
         {
-            return create(own, true, path.getFileName().toString(), capacity, futex);
+            return create(own, true, path.getFileName().toString(), capacity, futex, forwarded);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -124,10 +147,14 @@ public final class Inbox implements AutoCloseable
 
     private static Inbox create(
         final SegmentManager manager, final boolean ownsManager, final String name, final int capacity,
-        final Futex futex) throws IOException
+        final Futex futex, final boolean forwarded) throws IOException
     {
         final Segment segment = manager.create(SegmentKind.INBOX, name, payloadLength(capacity),
-            SegmentManager.TOUCH_PAGES, payload -> payload.putInt(CAPACITY_OFFSET, capacity));
+            SegmentManager.TOUCH_PAGES, payload ->
+            {
+                payload.putInt(CAPACITY_OFFSET, capacity);
+                payload.putInt(FORWARDED_OFFSET, forwarded ? 1 : 0);
+            });
         return new Inbox(manager, ownsManager, segment, capacity, futex);
     }
 
@@ -177,6 +204,15 @@ public final class Inbox implements AutoCloseable
     public Segment segment()
     {
         return segment;
+    }
+
+    /**
+     * Whether this inbox stands in for a rank on another node (a bridge forwards its frames):
+     * frames for it must carry no address of shared memory or of the producer's process.
+     */
+    public boolean isForwarded()
+    {
+        return forwarded;
     }
 
     /** Whether any frame is waiting to be read (two volatile loads). */

@@ -21,6 +21,8 @@ import org.shmpi.shm.segment.SegmentHeaderDescriptor;
  *  +---------------------------------------------------------------+
  *  |                         Ring capacity                         | 128 owner, before the version
  *  +---------------------------------------------------------------+
+ *  |                         Forwarded (0 or 1)                    | 132 creator, before the version
+ *  +---------------------------------------------------------------+
  *  |                         ... pad to 256 ...                    |
  *  +---------------------------------------------------------------+
  *  |                         Wake word (owner sleeps, peers wake)  | 256 owner: volatile store;
@@ -39,6 +41,12 @@ public final class InboxDescriptor
 {
     /** Payload offset of the ring capacity (int, written by the owner before publication). */
     public static final int CAPACITY_OFFSET = 0;
+    /**
+     * Payload offset of the forwarded flag (int, written by the creator before publication): 1 when
+     * the inbox stands in for a rank on another node and a bridge forwards its frames there, so
+     * producers must not send it addresses of shared memory or of their own process.
+     */
+    public static final int FORWARDED_OFFSET = 4;
     /** Payload offset of the wake word (see {@link org.shmpi.shm.WakeWord}). */
     public static final int WAKE_WORD_OFFSET = 2 * CACHE_LINE_LENGTH;
     /** Payload offset of the Agrona ring buffer. */

@@ -126,7 +126,9 @@ final class RendezvousProtocol
             return false;
         }
         // No SYNC flag on an RTS: its CTS (or ACK) already says the message was matched.
-        final boolean stable = s.base == null && s.layout.isContiguous();
+        // A rank on another node can neither map this node's shared heap nor read this process:
+        // it gets the plain RTS and answers CTS, and the data streams through the bridge.
+        final boolean stable = s.base == null && s.layout.isContiguous() && !target.isForwarded();
         final SharedHeap.Segment segment = stable ? heap.find(s.offset, s.length) : null;
         final AtomicBuffer b = ring.buffer();
         if (segment != null)

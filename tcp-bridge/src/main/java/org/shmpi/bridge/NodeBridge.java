@@ -1,0 +1,641 @@
+package org.shmpi.bridge;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.shmpi.ring.Inbox;
+import org.shmpi.shm.Futex;
+import org.shmpi.shm.segment.SegmentNames;
+
+/**
+ * One node's end of the TCP bridge that joins the shared-memory inboxes of several nodes into one
+ * job. Ranks never see it: for every rank on another node it creates a forwarded stand-in inbox
+ * ({@link Inbox#createForwarded}) under that rank's name in this node's job directory, so the
+ * point-to-point engine writes frames for a remote rank exactly as for a local one (the inbox's
+ * forwarded flag keeps shared-memory and process addresses out of them). Per other node it keeps
+ * one TCP connection and two threads: one drains the stand-in inboxes of that node's ranks into the
+ * socket, one writes the frames arriving from that node into the inboxes of this node's ranks and
+ * wakes them. Frames from one source to one destination keep their order end to end (one ring,
+ * one connection, one writer), which is all MPI's non-overtaking rule needs.
+ *
+ * <p>Who writes what: the stand-in rings have the node's ranks as producers and the outbound thread
+ * as their only consumer; a rank's own inbox gets the inbound threads as additional producers,
+ * through the same claim, copy, commit and wake as any local peer.
+ *
+ * <p>Connections: node {@code i} connects to every node {@code j < i} and accepts from every
+ * {@code j > i}; a connection first proves it belongs to the job with the job's secret (compared in
+ * constant time). A connection that fails the proof is refused, reported through the failure
+ * callback's sibling {@code onRefused}, and the bridge goes on. A connection lost while the bridge
+ * is open is reported through {@code onFailure} with the two nodes named.
+ */
+public final class NodeBridge implements AutoCloseable
+{
+    /** "SHMPIBR1": the first word of every handshake. */
+    static final long MAGIC = 0x53484D5049425231L;
+    static final int VERSION = 1;
+    /** Length of the job secret in bytes. */
+    public static final int SECRET_LENGTH = 32;
+    /** Bytes before a frame's payload on the wire: length, type, destination rank. */
+    static final int FRAME_HEADER = 12;
+    private static final int HANDSHAKE_TIMEOUT_MS = 2_000;
+    private static final int STAGING_BYTES = 1 << 20;
+    private static final int OK = 0;
+    private static final int REFUSED = 1;
+
+    private final Path jobDir;
+    private final int node;
+    private final int[] nodeOfRank;
+    private final byte[] secret;
+    private final Futex futex;
+    private final Consumer<String> onFailure;
+    private final Consumer<String> onRefused;
+    private final ServerSocket server;
+    private final Inbox[] standIns;
+    private final Link[] links;
+    private final Thread acceptor;
+    private final AtomicLong framesOut = new AtomicLong();
+    private final AtomicLong framesIn = new AtomicLong();
+    private volatile boolean closed;
+
+    private NodeBridge(
+        final Path jobDir, final int node, final int[] nodeOfRank, final byte[] secret, final Futex futex,
+        final Consumer<String> onFailure, final Consumer<String> onRefused, final ServerSocket server,
+        final Inbox[] standIns, final int nodes)
+    {
+        this.jobDir = jobDir;
+        this.node = node;
+        this.nodeOfRank = nodeOfRank;
+        this.secret = secret;
+        this.futex = futex;
+        this.onFailure = onFailure;
+        this.onRefused = onRefused;
+        this.server = server;
+        this.standIns = standIns;
+        this.links = new Link[nodes];
+        this.acceptor = new Thread(this::acceptLoop, "shmpi-bridge-accept-" + node);
+        this.acceptor.setDaemon(true);
+    }
+
+    /**
+     * Creates the stand-in inboxes of every rank not on {@code node} in {@code jobDir} and starts
+     * listening on {@code listen} (port 0: any free port, see {@link #address()}). Call before any
+     * rank of this node starts sending.
+     *
+     * @param nodeOfRank  the node of every world rank (nodes numbered from 0)
+     * @param ringCapacity the ring capacity of the job's inboxes (the same on every node)
+     * @param secret      the job's secret, {@link #SECRET_LENGTH} bytes, the same on every node
+     * @param onFailure   told (once per lost connection) what was lost, naming both nodes
+     * @param onRefused   told of each connection refused for failing the job's proof
+     */
+    public static NodeBridge open(
+        final Path jobDir, final int node, final int[] nodeOfRank, final int ringCapacity, final byte[] secret,
+        final InetSocketAddress listen, final Futex futex, final Consumer<String> onFailure,
+        final Consumer<String> onRefused) throws IOException
+    {
+        if (secret.length != SECRET_LENGTH)
+        {
+            throw new IllegalArgumentException("the job secret must be " + SECRET_LENGTH + " bytes, not " +
+                secret.length);
+        }
+        int nodes = 0;
+        for (final int n : nodeOfRank)
+        {
+            if (n < 0)
+            {
+                throw new IllegalArgumentException("negative node in the rank map");
+            }
+            nodes = Math.max(nodes, n + 1);
+        }
+        if (node < 0 || node >= nodes)
+        {
+            throw new IllegalArgumentException("node " + node + " is not in the rank map (" + nodes + " nodes)");
+        }
+        final Inbox[] standIns = new Inbox[nodeOfRank.length];
+        final long pid = ProcessHandle.current().pid();
+        ServerSocket server = null;
+        try
+        {
+            for (int r = 0; r < nodeOfRank.length; r++)
+            {
+                if (nodeOfRank[r] != node)
+                {
+                    standIns[r] = Inbox.createForwarded(jobDir.resolve(SegmentNames.inbox(r)), r, pid, ringCapacity,
+                        futex);
+                }
+            }
+            server = new ServerSocket();
+            server.bind(listen);
+            final NodeBridge bridge = new NodeBridge(jobDir, node, nodeOfRank.clone(), secret.clone(), futex,
+                onFailure, onRefused, server, standIns, nodes);
+            bridge.acceptor.start();
+            return bridge;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (server != null)
+            {
+                server.close();
+            }
+            removeStandIns(standIns);
+            throw ex;
+        }
+    }
+
+    /** The address this node's bridge listens on. */
+    public InetSocketAddress address()
+    {
+        return (InetSocketAddress)server.getLocalSocketAddress();
+    }
+
+    /** This bridge's node. */
+    public int node()
+    {
+        return node;
+    }
+
+    /**
+     * Joins the other nodes: connects to every lower-numbered node at its address and waits for
+     * every higher-numbered one to connect, all within {@code timeoutMs}; then starts forwarding.
+     *
+     * @param addresses the bridge address of every node, indexed by node
+     * @throws IOException naming the node that could not be reached or did not connect in time
+     */
+    public void connect(final InetSocketAddress[] addresses, final long timeoutMs) throws IOException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        for (int j = 0; j < node; j++)
+        {
+            final Socket s = dial(j, addresses[j], deadline);
+            register(j, s);
+        }
+        synchronized (links)
+        {
+            for (int j = node + 1; j < links.length; j++)
+            {
+                while (links[j] == null)
+                {
+                    final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (leftMs <= 0 || closed)
+                    {
+                        throw new IOException("node " + j + " did not connect to node " + node + " (" + address() +
+                            ") within " + timeoutMs + " ms");
+                    }
+                    try
+                    {
+                        links.wait(leftMs);
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted while node " + node + " waited for node " + j, ex);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Frames sent to other nodes so far. */
+    public long framesForwarded()
+    {
+        return framesOut.get();
+    }
+
+    /** Frames from other nodes written into this node's inboxes so far. */
+    public long framesDelivered()
+    {
+        return framesIn.get();
+    }
+
+    private Socket dial(final int peer, final InetSocketAddress address, final long deadline) throws IOException
+    {
+        IOException last = null;
+        while (System.nanoTime() - deadline < 0 && !closed)
+        {
+            final Socket s = new Socket();
+            try
+            {
+                s.connect(address, HANDSHAKE_TIMEOUT_MS);
+                s.setTcpNoDelay(true);
+                s.setSoTimeout(HANDSHAKE_TIMEOUT_MS);
+                final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                out.writeLong(MAGIC);
+                out.writeInt(VERSION);
+                out.writeInt(node);
+                out.writeInt(peer);
+                out.write(secret);
+                out.flush();
+                final DataInputStream in = new DataInputStream(s.getInputStream());
+                if (in.readLong() != MAGIC || in.readInt() != OK)
+                {
+                    s.close();
+                    throw new IOException("node " + peer + " (" + address + ") refused node " + node);
+                }
+                s.setSoTimeout(0);
+                return s;
+            }
+            catch (final IOException ex)
+            {
+                s.close();
+                last = ex;
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+        }
+        throw new IOException("node " + node + " cannot reach node " + peer + " at " + address +
+            (last != null ? ": " + last.getMessage() : ""), last);
+    }
+
+    private void acceptLoop()
+    {
+        while (!closed)
+        {
+            final Socket s;
+            try
+            {
+                s = server.accept();
+            }
+            catch (final IOException ex)
+            {
+                return;
+            }
+            try
+            {
+                s.setTcpNoDelay(true);
+                s.setSoTimeout(HANDSHAKE_TIMEOUT_MS);
+                final String refusal = admit(s);
+                if (refusal != null)
+                {
+                    onRefused.accept("shmpi bridge: node " + node + " (" + address() + ") refused a connection from " +
+                        s.getRemoteSocketAddress() + ": " + refusal);
+                    s.close();
+                }
+            }
+            catch (final IOException ex)
+            {
+                onRefused.accept("shmpi bridge: node " + node + " (" + address() + ") refused a connection from " +
+                    s.getRemoteSocketAddress() + ": " + ex.getMessage());
+                closeQuietly(s);
+            }
+        }
+    }
+
+    /** Checks a connection's proof; registers it and returns null, or returns why it is refused. */
+    private String admit(final Socket s) throws IOException
+    {
+        final DataInputStream in = new DataInputStream(s.getInputStream());
+        final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        final long magic;
+        try
+        {
+            magic = in.readLong();
+        }
+        catch (final SocketTimeoutException ex)
+        {
+            return "no handshake within " + HANDSHAKE_TIMEOUT_MS + " ms";
+        }
+        if (magic != MAGIC)
+        {
+            return "not a shmpi bridge";
+        }
+        final int version = in.readInt();
+        final int from = in.readInt();
+        final int to = in.readInt();
+        final byte[] proof = new byte[SECRET_LENGTH];
+        in.readFully(proof);
+        String refusal = null;
+        if (version != VERSION)
+        {
+            refusal = "protocol version " + version + ", not " + VERSION;
+        }
+        else if (!MessageDigest.isEqual(proof, secret))
+        {
+            refusal = "wrong job secret";
+        }
+        else if (to != node || from <= node || from >= links.length)
+        {
+            refusal = "node " + from + " cannot connect to node " + to + " here";
+        }
+        synchronized (links)
+        {
+            if (refusal == null && links[from] != null)
+            {
+                refusal = "node " + from + " is connected already";
+            }
+            out.writeLong(MAGIC);
+            out.writeInt(refusal == null ? OK : REFUSED);
+            out.flush();
+            if (refusal == null)
+            {
+                s.setSoTimeout(0);
+                register(from, s);
+            }
+        }
+        return refusal;
+    }
+
+    private void register(final int peer, final Socket s) throws IOException
+    {
+        final Link link = new Link(peer, s);
+        synchronized (links)
+        {
+            links[peer] = link;
+            links.notifyAll();
+        }
+        link.start();
+    }
+
+    /** Stops forwarding, closes every connection, and removes the stand-in inboxes. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        closeQuietly(server);
+        final List<Link> open = new ArrayList<>();
+        synchronized (links)
+        {
+            for (final Link l : links)
+            {
+                if (l != null)
+                {
+                    open.add(l);
+                }
+            }
+            links.notifyAll();
+        }
+        for (final Link l : open)
+        {
+            l.stop();
+        }
+        try
+        {
+            acceptor.join(5_000);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        removeStandIns(standIns);
+    }
+
+    private static void removeStandIns(final Inbox[] standIns)
+    {
+        for (final Inbox s : standIns)
+        {
+            if (s != null)
+            {
+                final Path path = s.path();
+                s.close();
+                try
+                {
+                    Files.deleteIfExists(path);
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException("cannot remove the stand-in inbox " + path, ex);
+                }
+            }
+        }
+    }
+
+    private static void closeQuietly(final AutoCloseable c)
+    {
+        try
+        {
+            c.close();
+        }
+        catch (final Exception ignored)
+        {
+            // closing: nothing more to do with it
+        }
+    }
+
+    /** Waiting with nothing to do: spin, then yield, then short naps. */
+    private static int idle(final int idles)
+    {
+        if (idles < 200)
+        {
+            Thread.onSpinWait();
+        }
+        else if (idles < 2_000)
+        {
+            Thread.yield();
+        }
+        else
+        {
+            LockSupport.parkNanos(20_000);
+        }
+        return idles + 1;
+    }
+
+    /** The connection to one other node, with its two threads. */
+    private final class Link
+    {
+        private final int peer;
+        private final Socket socket;
+        private final Thread outbound;
+        private final Thread inbound;
+        private final Inbox[] targets = new Inbox[nodeOfRank.length];
+        private volatile boolean stopping;
+
+        Link(final int peer, final Socket socket)
+        {
+            this.peer = peer;
+            this.socket = socket;
+            this.outbound = new Thread(this::send, "shmpi-bridge-" + node + "-to-" + peer);
+            this.inbound = new Thread(this::receive, "shmpi-bridge-" + node + "-from-" + peer);
+            outbound.setDaemon(true);
+            inbound.setDaemon(true);
+        }
+
+        void start()
+        {
+            outbound.start();
+            inbound.start();
+        }
+
+        void stop()
+        {
+            stopping = true;
+            closeQuietly(socket);
+            try
+            {
+                outbound.join(5_000);
+                inbound.join(5_000);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            for (final Inbox t : targets)
+            {
+                if (t != null)
+                {
+                    t.close();
+                }
+            }
+        }
+
+        private void lost(final IOException cause)
+        {
+            if (!stopping && !closed)
+            {
+                stopping = true;
+                onFailure.accept("shmpi bridge: lost the connection between node " + node + " (" + address() +
+                    ") and node " + peer + " (" + socket.getRemoteSocketAddress() + "): " + cause.getMessage());
+                closeQuietly(socket);
+            }
+        }
+
+        /** Drains the stand-in inboxes of the peer's ranks into the socket. */
+        private void send()
+        {
+            final byte[] staging = new byte[STAGING_BYTES];
+            final int[] fill = new int[1];
+            final ControlledMessageHandler handler = (type, buffer, index, length) ->
+            {
+                final int at = fill[0];
+                if (at + FRAME_HEADER + length > staging.length)
+                {
+                    return ControlledMessageHandler.Action.ABORT;
+                }
+                putInt(staging, at, length);
+                putInt(staging, at + 4, type);
+                putInt(staging, at + 8, currentDest);
+                buffer.getBytes(index, staging, at + FRAME_HEADER, length);
+                fill[0] = at + FRAME_HEADER + length;
+                return ControlledMessageHandler.Action.COMMIT;
+            };
+            try
+            {
+                final BufferedOutputStream out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+                int idles = 0;
+                while (!stopping)
+                {
+                    int frames = 0;
+                    for (int r = 0; r < standIns.length; r++)
+                    {
+                        if (standIns[r] != null && nodeOfRank[r] == peer)
+                        {
+                            currentDest = r;
+                            frames += standIns[r].ring().controlledRead(handler, 64);
+                        }
+                    }
+                    if (fill[0] > 0)
+                    {
+                        out.write(staging, 0, fill[0]);
+                        out.flush();
+                        fill[0] = 0;
+                    }
+                    if (frames > 0)
+                    {
+                        framesOut.addAndGet(frames);
+                        idles = 0;
+                    }
+                    else
+                    {
+                        idles = idle(idles);
+                    }
+                }
+            }
+            catch (final IOException ex)
+            {
+                lost(ex);
+            }
+        }
+
+        private int currentDest;
+
+        /** Writes the frames arriving from the peer into this node's inboxes, waking their ranks. */
+        private void receive()
+        {
+            try
+            {
+                final DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(),
+                    1 << 16));
+                byte[] payload = new byte[4096];
+                while (!stopping)
+                {
+                    final int length = in.readInt();
+                    final int type = in.readInt();
+                    final int dest = in.readInt();
+                    if (dest < 0 || dest >= nodeOfRank.length || nodeOfRank[dest] != node || length < 0)
+                    {
+                        throw new IOException("a frame for rank " + dest + " of " + length + " bytes came to node " +
+                            node);
+                    }
+                    if (payload.length < length)
+                    {
+                        payload = new byte[Math.max(length, payload.length * 2)];
+                    }
+                    in.readFully(payload, 0, length);
+                    deliver(dest, type, payload, length);
+                }
+            }
+            catch (final IOException ex)
+            {
+                lost(ex);
+            }
+        }
+
+        private void deliver(final int dest, final int type, final byte[] payload, final int length)
+            throws IOException
+        {
+            Inbox target = targets[dest];
+            if (target == null)
+            {
+                target = Inbox.open(jobDir.resolve(SegmentNames.inbox(dest)), dest, futex);
+                targets[dest] = target;
+            }
+            final ManyToOneRingBuffer ring = target.ring();
+            if (length > ring.maxMsgLength())
+            {
+                throw new IOException("a frame of " + length + " bytes does not fit the inbox of rank " + dest);
+            }
+            int idles = 0;
+            int index;
+            while ((index = ring.tryClaim(type, length)) < 0)
+            {
+                if (stopping)
+                {
+                    return;
+                }
+                // The rank has not read its inbox yet: frames behind this one wait with it.
+                idles = idle(idles);
+            }
+            ring.buffer().putBytes(index, payload, 0, length);
+            ring.commit(index);
+            target.wakeWord().wakeIfSleepingAfterClaim();
+            framesIn.incrementAndGet();
+        }
+    }
+
+    private static void putInt(final byte[] b, final int at, final int v)
+    {
+        b[at] = (byte)(v >>> 24);
+        b[at + 1] = (byte)(v >>> 16);
+        b[at + 2] = (byte)(v >>> 8);
+        b[at + 3] = (byte)v;
+    }
+}
