@@ -92,7 +92,8 @@ public class Intracomm extends Comm
      * ranks ordered by {@code key}, ties by rank here. Collective over this communicator; the new
      * ones get its error handler; {@code info} is not used.
      * <ul>
-     * <li>{@code Comm.TYPE_SHARED}: the ranks that share memory, which on shmpi is every rank.</li>
+     * <li>{@code Comm.TYPE_SHARED}: the ranks that share memory: the ranks on the same machine
+     *     (every rank of a one-machine job).</li>
      * <li>shmpi's extensions {@link Comm#TYPE_NUMA}, {@link Comm#TYPE_SOCKET},
      *     {@link Comm#TYPE_L3CACHE}, {@link Comm#TYPE_CORE}: the ranks that run on the same NUMA
      *     node, package, L3 cache or core of the topology ({@code shmpi.topology.file} if set,
@@ -108,7 +109,9 @@ public class Intracomm extends Comm
     {
         if (splitType == TYPE_SHARED || splitType == MPI.UNDEFINED)
         {
-            return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key);
+            // The ranks that share memory are the ranks of one machine (node 0 on a single one).
+            return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : MPI.context().job().node(members[getRank()]),
+                key);
         }
         final org.shmpi.affinity.Topology.Level level = Locality.levelOf(splitType);
         if (level == null)

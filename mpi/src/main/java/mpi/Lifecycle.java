@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 import org.shmpi.affinity.Binding;
 import org.shmpi.affinity.CpuSet;
+import org.shmpi.bridge.ClusterNode;
 import org.shmpi.ring.ContextIds;
 import org.shmpi.ring.RankContext;
 import org.shmpi.ring.SendRequest;
@@ -33,6 +34,8 @@ final class Lifecycle
     private static volatile boolean finalized;
     private static RankProcess process;
     private static RankContext rankContext;
+    /** This rank's part in a job over several machines; null on one machine. */
+    private static ClusterNode cluster;
     private static int threadLevel = MPI.THREAD_SINGLE;
     private static Thread mainThread;
 
@@ -81,11 +84,21 @@ final class Lifecycle
             {
                 throw new MPIException(ErrorClass.ERR_ARG, "bad shmpi setting: " + ex.getMessage());
             }
+            final ClusterNode node;
+            try
+            {
+                node = ClusterNode.fromEnvironment(config, System.getenv());
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                System.err.println("shmpi: cannot start this rank: " + ex.getMessage());
+                throw new MPIException(ErrorClass.ERR_OTHER, "cannot start this rank: " + ex.getMessage());
+            }
             RankProcess p = null;
             RankContext e = null;
             try
             {
-                p = RankProcess.attach(config, System.getenv());
+                p = node != null ? node.attach() : RankProcess.attach(config, System.getenv());
                 if (p.isSingleton())
                 {
                     final RankProcess self = p;
@@ -97,6 +110,10 @@ final class Lifecycle
                 e = RankContext.open(p.directory(), p.job(), p.rank(), config, futex, level == MPI.THREAD_MULTIPLE);
                 p.initialized();
                 p.startWatchdog();
+                if (node != null)
+                {
+                    node.join(futex);
+                }
                 p.awaitAllInitialized();
             }
             catch (final IOException | RuntimeException | LinkageError ex)
@@ -105,6 +122,7 @@ final class Lifecycle
             }
             rankContext = e;
             process = p;
+            cluster = node;
             threadLevel = level;
             mainThread = Thread.currentThread();
             final int size = p.worldSize();
@@ -161,6 +179,11 @@ final class Lifecycle
     private static MPIException initFailed(final RankProcess p, final RankContext e, final Throwable ex)
     {
         final String reason = ex instanceof IOException || ex instanceof MPIException ? ex.getMessage() : ex.toString();
+        if (p != null && p.role() != RankProcess.Role.RANK && !p.isSingleton())
+        {
+            // No shmrun prints the cause: the rank does.
+            System.err.println("shmpi: rank " + p.rank() + " failed in MPI_Init: " + reason);
+        }
         if (p != null && !p.isSingleton())
         {
             p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " failed in MPI_Init: " + reason);
@@ -294,6 +317,10 @@ final class Lifecycle
             finalized = true;
             process.finalized();
             rankContext.close();
+            if (cluster != null)
+            {
+                cluster.leave();
+            }
             process.close();
         }
     }
@@ -404,6 +431,11 @@ final class Lifecycle
     /** Another rank (or the launcher) aborted the job while this one waited: exit now. */
     static void exitBecauseAborted()
     {
+        final RankProcess p = process;
+        if (p != null)
+        {
+            p.exitAborted();
+        }
         System.out.flush();
         System.err.flush();
         Runtime.getRuntime().halt(RankProcess.ABORTED_EXIT_CODE);

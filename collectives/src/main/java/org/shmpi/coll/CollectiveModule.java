@@ -25,7 +25,10 @@ public final class CollectiveModule implements AutoCloseable
     private final int me;
     private final int context;
     private final CollectiveSettings settings;
-    /** Intra-communicator of two or more members: the shared-memory algorithms may apply. */
+    /**
+     * Intra-communicator of two or more members on one machine: the shared-memory algorithms may
+     * apply (members on several machines run point-to-point schedules).
+     */
     private final boolean sharedMemory;
     /** Per operation (by ordinal): whether its setting lets it take shared memory. */
     private final boolean[] shmAllowed = new boolean[CollectiveOp.values().length];
@@ -56,13 +59,27 @@ public final class CollectiveModule implements AutoCloseable
         this.me = me;
         this.context = context;
         this.settings = CollectiveSettings.of(ctx.settings());
-        this.sharedMemory = intra && world.length >= 2;
+        this.sharedMemory = intra && world.length >= 2 && onOneNode(ctx, world);
         this.groupLabels = groupLabels;
         for (final CollectiveOp op : CollectiveOp.values())
         {
             shmAllowed[op.ordinal()] = sharedMemory
                 && !CollectiveSettings.P2P.equals(settings.algorithm(op.settingName()));
         }
+    }
+
+    /** Whether every member runs on the same machine (only then can they share a segment). */
+    static boolean onOneNode(final RankContext ctx, final int[] world)
+    {
+        final int first = ctx.job().node(world[0]);
+        for (final int r : world)
+        {
+            if (ctx.job().node(r) != first)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The settings the choices come from. */

@@ -15,6 +15,8 @@ public final class AbortKind
     public static final int LAUNCHER_SIGNALLED = 5;
     /** Init did not complete: some ranks never attached. */
     public static final int INIT_TIMEOUT = 6;
+    /** A multi-node job lost a node: its connection ended, or its first rank died. */
+    public static final int NODE_LOST = 7;
 
     private AbortKind()
     {

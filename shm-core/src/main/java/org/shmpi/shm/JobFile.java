@@ -225,6 +225,12 @@ public final class JobFile implements AutoCloseable
         return buffer.getLongAcquire(slotOffset(checkRank(rank)) + SLOT_PID_OFFSET);
     }
 
+    /** Start time (epoch ms) of rank {@code rank}'s process, with its pid what names it. */
+    public long pidStartMillis(final int rank)
+    {
+        return buffer.getLongAcquire(slotOffset(checkRank(rank)) + SLOT_PID_START_TIME_OFFSET);
+    }
+
     public int boundCpu(final int rank)
     {
         return buffer.getIntAcquire(slotOffset(checkRank(rank)) + SLOT_CPU_OFFSET);
@@ -233,6 +239,34 @@ public final class JobFile implements AutoCloseable
     public int numaNode(final int rank)
     {
         return buffer.getIntAcquire(slotOffset(checkRank(rank)) + SLOT_NUMA_NODE_OFFSET);
+    }
+
+    /**
+     * Node leader of a multi-node job: records the machine {@code rank} runs on, before the
+     * state that tells the node's ranks the world is ready (which publishes it).
+     */
+    public void node(final int rank, final int node)
+    {
+        buffer.putInt(slotOffset(checkRank(rank)) + SLOT_NODE_OFFSET, node);
+    }
+
+    /** The machine {@code rank} runs on: 0 on a single machine. */
+    public int node(final int rank)
+    {
+        return buffer.getInt(slotOffset(checkRank(rank)) + SLOT_NODE_OFFSET);
+    }
+
+    /** Whether every rank of the job runs on this machine. */
+    public boolean singleNode()
+    {
+        for (int r = 0; r < worldSize; r++)
+        {
+            if (node(r) != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Rank: publish a heartbeat (release). */

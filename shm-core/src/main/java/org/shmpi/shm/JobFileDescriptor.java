@@ -67,6 +67,8 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *  +64 bytes (64)                  rank
  *  +72 blocked since, nanoTime (64) rank
  *  +80 status answered sequence    rank's watchdog, release (after the status file is in place)
+ *  +84 node                        creator, before the rank's state: the machine the rank runs on
+ *                                  (0 on a single machine; set by a multi-node job's node leader)
  * </pre>
  * The wait record (+40 to +80) is a sequence lock with one writer, the rank's waiting thread:
  * it stores an odd sequence, the fields, then the next even sequence (release); a reader (the
@@ -128,6 +130,7 @@ public final class JobFileDescriptor
     public static final int SLOT_WAIT_BYTES_OFFSET = 64;
     public static final int SLOT_WAIT_SINCE_OFFSET = 72;
     public static final int SLOT_STATUS_ANSWERED_OFFSET = 80;
+    public static final int SLOT_NODE_OFFSET = 84;
 
     /** Abort states. */
     public static final int ABORT_NONE = 0;

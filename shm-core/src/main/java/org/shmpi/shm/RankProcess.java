@@ -27,6 +27,22 @@ public final class RankProcess implements AutoCloseable
     /** Exit status of a rank ended because another rank or the launcher failed. */
     public static final int ABORTED_EXIT_CODE = 1;
 
+    /** How a process stands to its job's directory and to whoever watches the job. */
+    public enum Role
+    {
+        /** Started by {@code shmrun}, which watches the job and removes its directory. */
+        RANK,
+        /** Alone: its own launcher; removes its directory when it ends. */
+        SINGLETON,
+        /**
+         * The first rank of a node of a multi-node job: created the node's directory and job file,
+         * keeps the launcher heartbeat, removes the directory when it ends.
+         */
+        NODE_LEADER,
+        /** Another rank of a node of a multi-node job: watches its node leader as its launcher. */
+        NODE_MEMBER
+    }
+
     /** How long the watchdog waits for the engines' owner to describe them. */
     static final long STATUS_ANSWER_TIMEOUT_MS = 300;
 
@@ -35,6 +51,8 @@ public final class RankProcess implements AutoCloseable
     private final JobFile job;
     private final int rank;
     private final boolean singleton;
+    private final Role role;
+    private volatile Runnable beforeHalt;
     private final long launcherPid;
     private final long launcherStartMillis;
     private volatile boolean watchdogRunning;
@@ -48,13 +66,14 @@ public final class RankProcess implements AutoCloseable
         final JobDirectory directory,
         final JobFile job,
         final int rank,
-        final boolean singleton)
+        final Role role)
     {
         this.config = config;
         this.directory = directory;
         this.job = job;
         this.rank = rank;
-        this.singleton = singleton;
+        this.role = role;
+        this.singleton = role == Role.SINGLETON;
         this.launcherPid = job.launcherPid();
         this.launcherStartMillis = job.launcherStartMillis();
     }
@@ -75,7 +94,7 @@ public final class RankProcess implements AutoCloseable
             {
                 final JobFile job = JobFile.create(directory.jobFile(), 1, pid, startMillis, config.ringCapacity());
                 job.publishStarted(0, pid, startMillis);
-                return new RankProcess(config, directory, job, 0, true);
+                return new RankProcess(config, directory, job, 0, Role.SINGLETON);
             }
             catch (final IOException | RuntimeException | LinkageError ex)
             {
@@ -102,7 +121,37 @@ public final class RankProcess implements AutoCloseable
             throw new IOException("rank out of range: " + RANK_ENV + "=" + rank + ", worldSize=" + job.worldSize());
         }
         job.publishStarted(rank, pid, startMillis);
-        return new RankProcess(config, directory, job, rank, false);
+        return new RankProcess(config, directory, job, rank, Role.RANK);
+    }
+
+    /**
+     * A rank of one node of a multi-node job, on a job file its node leader made (the leader
+     * itself when {@code role} is {@link Role#NODE_LEADER}). Publishes STARTED.
+     */
+    public static RankProcess inNode(
+        final ShmpiConfig config, final JobDirectory directory, final JobFile job, final int rank, final Role role)
+    {
+        if (role != Role.NODE_LEADER && role != Role.NODE_MEMBER)
+        {
+            throw new IllegalArgumentException("not a node role: " + role);
+        }
+        job.publishStarted(rank, ProcessHandle.current().pid(), Processes.selfStartMillis());
+        return new RankProcess(config, directory, job, rank, role);
+    }
+
+    /** How this process stands to its job. */
+    public Role role()
+    {
+        return role;
+    }
+
+    /**
+     * Runs {@code hook} when this process ends itself (the job aborted, its launcher gone), before
+     * the directory of a process that owns it is removed: a node leader tells the other nodes.
+     */
+    public void beforeHalt(final Runnable hook)
+    {
+        beforeHalt = hook;
     }
 
     public int rank()
@@ -156,6 +205,10 @@ public final class RankProcess implements AutoCloseable
         {
             final long now = System.nanoTime();
             job.heartbeat(rank, now);
+            if (role == Role.NODE_LEADER)
+            {
+                job.launcherHeartbeat(now);
+            }
             if (job.isAborted())
             {
                 onJobAborted();
@@ -165,7 +218,7 @@ public final class RankProcess implements AutoCloseable
             {
                 answerStatus(request);
             }
-            if (!singleton)
+            if (role == Role.RANK || role == Role.NODE_MEMBER)
             {
                 final long sinceLauncher = now - job.launcherHeartbeat();
                 if (sinceLauncher > launcherTimeoutNs || !Processes.isAlive(launcherPid, launcherStartMillis))
@@ -173,6 +226,13 @@ public final class RankProcess implements AutoCloseable
                     if (!watchdogRunning)
                     {
                         return;
+                    }
+                    if (role == Role.NODE_MEMBER)
+                    {
+                        // Nobody else is left to remove this node's files.
+                        deleteQuietly();
+                        halt(ABORTED_EXIT_CODE, "shmpi: rank " + rank + ": the node's first rank (pid " + launcherPid +
+                            ") is gone; exiting");
                     }
                     halt(ABORTED_EXIT_CODE, "shmpi: rank " + rank + ": launcher (pid " + launcherPid +
                         ") is gone; exiting");
@@ -305,6 +365,15 @@ public final class RankProcess implements AutoCloseable
         halt(code, null);
     }
 
+    /**
+     * Ends this process because the job was aborted (another rank or the launcher ended it), as
+     * its watchdog would: the node leader's hook runs and an owned directory is removed.
+     */
+    public void exitAborted()
+    {
+        halt(ABORTED_EXIT_CODE, null);
+    }
+
     /** Ends this process at once (no shutdown hooks: they could block on shared state). */
     private void halt(final int code, final String message)
     {
@@ -315,7 +384,19 @@ public final class RankProcess implements AutoCloseable
         }
         System.out.flush();
         err.flush();
-        if (singleton)
+        final Runnable hook = beforeHalt;
+        if (hook != null)
+        {
+            try
+            {
+                hook.run();
+            }
+            catch (final RuntimeException ex)
+            {
+                err.println("shmpi: rank " + rank + ": " + ex);
+            }
+        }
+        if (singleton || role == Role.NODE_LEADER)
         {
             deleteQuietly();
         }

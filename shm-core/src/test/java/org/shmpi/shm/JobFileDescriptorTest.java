@@ -56,7 +56,8 @@ class JobFileDescriptorTest
         new Field("context id", SLOT_WAIT_CONTEXT_OFFSET, 4),
         new Field("bytes", SLOT_WAIT_BYTES_OFFSET, 8),
         new Field("blocked since", SLOT_WAIT_SINCE_OFFSET, 8),
-        new Field("status answered sequence", SLOT_STATUS_ANSWERED_OFFSET, 4));
+        new Field("status answered sequence", SLOT_STATUS_ANSWERED_OFFSET, 4),
+        new Field("node", SLOT_NODE_OFFSET, 4));
 
     @Test
     void diagramAssumesSixtyFourByteCacheLines()
@@ -102,6 +103,7 @@ class JobFileDescriptorTest
         assertEquals(64, SLOT_WAIT_BYTES_OFFSET);
         assertEquals(72, SLOT_WAIT_SINCE_OFFSET);
         assertEquals(80, SLOT_STATUS_ANSWERED_OFFSET);
+        assertEquals(84, SLOT_NODE_OFFSET);
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -60,6 +62,20 @@ public final class NodeBridge implements AutoCloseable
     private static final int STAGING_BYTES = 1 << 20;
     private static final int OK = 0;
     private static final int REFUSED = 1;
+    /** Destination of a control frame (for the bridge, not for a rank). */
+    static final int CONTROL = -1;
+    /** Control frame: the sending node has finished; nothing more comes from it. */
+    static final int CONTROL_GOODBYE = 1;
+    /** Control frame: the job is aborted (kind, rank, code, reason): the receiving node aborts too. */
+    static final int CONTROL_ABORT = 2;
+    /** How long a finishing node waits for the other side's goodbye. */
+    private static final long GOODBYE_TIMEOUT_MS = 10_000;
+
+    /** Told when another node reports that the job is aborted. */
+    public interface AbortListener
+    {
+        void aborted(int kind, int rank, int code, String reason);
+    }
 
     private final Path jobDir;
     private final int node;
@@ -75,6 +91,9 @@ public final class NodeBridge implements AutoCloseable
     private final AtomicLong framesOut = new AtomicLong();
     private final AtomicLong framesIn = new AtomicLong();
     private volatile boolean closed;
+    private volatile AbortListener onAbort = (kind, rank, code, reason) ->
+    {
+    };
 
     private NodeBridge(
         final Path jobDir, final int node, final int[] nodeOfRank, final byte[] secret, final Futex futex,
@@ -129,9 +148,42 @@ public final class NodeBridge implements AutoCloseable
         {
             throw new IllegalArgumentException("node " + node + " is not in the rank map (" + nodes + " nodes)");
         }
+        final ServerSocket server = new ServerSocket();
+        try
+        {
+            server.bind(listen);
+        }
+        catch (final IOException ex)
+        {
+            server.close();
+            throw new IOException("node " + node + " cannot listen on " + listen + ": " + ex.getMessage(), ex);
+        }
+        return open(jobDir, node, nodeOfRank, ringCapacity, secret, server, futex, onFailure, onRefused);
+    }
+
+    /**
+     * As {@link #open(Path, int, int[], int, byte[], InetSocketAddress, Futex, Consumer, Consumer)}, on a
+     * server socket already bound (whose address was handed to the other nodes before the rank map
+     * was known). The bridge owns {@code server} from here, also when this fails.
+     */
+    public static NodeBridge open(
+        final Path jobDir, final int node, final int[] nodeOfRank, final int ringCapacity, final byte[] secret,
+        final ServerSocket server, final Futex futex, final Consumer<String> onFailure,
+        final Consumer<String> onRefused) throws IOException
+    {
+        if (secret.length != SECRET_LENGTH)
+        {
+            server.close();
+            throw new IllegalArgumentException("the job secret must be " + SECRET_LENGTH + " bytes, not " +
+                secret.length);
+        }
+        int nodes = 0;
+        for (final int n : nodeOfRank)
+        {
+            nodes = Math.max(nodes, n + 1);
+        }
         final Inbox[] standIns = new Inbox[nodeOfRank.length];
         final long pid = ProcessHandle.current().pid();
-        ServerSocket server = null;
         try
         {
             for (int r = 0; r < nodeOfRank.length; r++)
@@ -142,8 +194,6 @@ public final class NodeBridge implements AutoCloseable
                         futex);
                 }
             }
-            server = new ServerSocket();
-            server.bind(listen);
             final NodeBridge bridge = new NodeBridge(jobDir, node, nodeOfRank.clone(), secret.clone(), futex,
                 onFailure, onRefused, server, standIns, nodes);
             bridge.acceptor.start();
@@ -151,10 +201,7 @@ public final class NodeBridge implements AutoCloseable
         }
         catch (final IOException | RuntimeException ex)
         {
-            if (server != null)
-            {
-                server.close();
-            }
+            server.close();
             removeStandIns(standIns);
             throw ex;
         }
@@ -211,6 +258,59 @@ public final class NodeBridge implements AutoCloseable
                 }
             }
         }
+    }
+
+    /** Who is told when another node reports the job aborted (set before {@link #connect}). */
+    public void onAbort(final AbortListener listener)
+    {
+        onAbort = listener;
+    }
+
+    /**
+     * Tells every connected node that the job is aborted: each receiving bridge calls its
+     * {@link #onAbort} listener. Sent after the frames already queued; waits at most
+     * {@code timeoutMs} for them to be written.
+     */
+    public void relayAbort(final int kind, final int rank, final int code, final String reason, final long timeoutMs)
+    {
+        final byte[] text = reason.getBytes(StandardCharsets.UTF_8);
+        final byte[] frame = new byte[FRAME_HEADER + 12 + text.length];
+        putInt(frame, 0, 12 + text.length);
+        putInt(frame, 4, CONTROL_ABORT);
+        putInt(frame, 8, CONTROL);
+        putInt(frame, 12, kind);
+        putInt(frame, 16, rank);
+        putInt(frame, 20, code);
+        System.arraycopy(text, 0, frame, 24, text.length);
+        final List<Link> open = openLinks();
+        for (final Link l : open)
+        {
+            l.control.add(frame);
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        for (final Link l : open)
+        {
+            while (!l.control.isEmpty() && !l.stopping && System.nanoTime() - deadline < 0)
+            {
+                LockSupport.parkNanos(100_000);
+            }
+        }
+    }
+
+    private List<Link> openLinks()
+    {
+        final List<Link> open = new ArrayList<>();
+        synchronized (links)
+        {
+            for (final Link l : links)
+            {
+                if (l != null)
+                {
+                    open.add(l);
+                }
+            }
+        }
+        return open;
     }
 
     /** Frames sent to other nodes so far. */
@@ -362,6 +462,27 @@ public final class NodeBridge implements AutoCloseable
         link.start();
     }
 
+    /**
+     * Ends the bridge in order, when no rank of this node sends any more (all finalized): forwards
+     * what the stand-ins still hold, says goodbye to every node, waits for theirs (at most
+     * {@value #GOODBYE_TIMEOUT_MS} ms), then closes. A connection that ends after its goodbye is
+     * not a failure. Then as {@link #close}.
+     */
+    public void finish()
+    {
+        final List<Link> open = openLinks();
+        for (final Link l : open)
+        {
+            l.finishing = true;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GOODBYE_TIMEOUT_MS);
+        for (final Link l : open)
+        {
+            l.awaitGoodbye(deadline);
+        }
+        close();
+    }
+
     /** Stops forwarding, closes every connection, and removes the stand-in inboxes. Idempotent. */
     @Override
     public void close()
@@ -372,16 +493,9 @@ public final class NodeBridge implements AutoCloseable
         }
         closed = true;
         closeQuietly(server);
-        final List<Link> open = new ArrayList<>();
+        final List<Link> open = openLinks();
         synchronized (links)
         {
-            for (final Link l : links)
-            {
-                if (l != null)
-                {
-                    open.add(l);
-                }
-            }
             links.notifyAll();
         }
         for (final Link l : open)
@@ -457,7 +571,13 @@ public final class NodeBridge implements AutoCloseable
         private final Thread outbound;
         private final Thread inbound;
         private final Inbox[] targets = new Inbox[nodeOfRank.length];
+        /** Encoded control frames, written by the outbound thread after the data it holds. */
+        final ConcurrentLinkedQueue<byte[]> control = new ConcurrentLinkedQueue<>();
         private volatile boolean stopping;
+        /** This node finishes: drain, say goodbye, stop sending. */
+        volatile boolean finishing;
+        /** The peer said goodbye: its end closing is no failure. */
+        private volatile boolean peerGone;
 
         Link(final int peer, final Socket socket)
         {
@@ -473,6 +593,21 @@ public final class NodeBridge implements AutoCloseable
         {
             outbound.start();
             inbound.start();
+        }
+
+        void awaitGoodbye(final long deadline)
+        {
+            try
+            {
+                final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                outbound.join(Math.max(1, leftMs));
+                final long left2 = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                inbound.join(Math.max(1, left2));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
 
         void stop()
@@ -499,7 +634,7 @@ public final class NodeBridge implements AutoCloseable
 
         private void lost(final IOException cause)
         {
-            if (!stopping && !closed)
+            if (!stopping && !closed && !peerGone)
             {
                 stopping = true;
                 onFailure.accept("shmpi bridge: lost the connection between node " + node + " (" + address() +
@@ -533,6 +668,7 @@ public final class NodeBridge implements AutoCloseable
                 int idles = 0;
                 while (!stopping)
                 {
+                    final boolean last = finishing;
                     int frames = 0;
                     for (int r = 0; r < standIns.length; r++)
                     {
@@ -547,6 +683,24 @@ public final class NodeBridge implements AutoCloseable
                         out.write(staging, 0, fill[0]);
                         out.flush();
                         fill[0] = 0;
+                    }
+                    byte[] c;
+                    while ((c = control.peek()) != null)
+                    {
+                        out.write(c);
+                        out.flush();
+                        control.poll();
+                    }
+                    if (last && frames == 0)
+                    {
+                        // Read before the pass that found nothing: nothing is left behind.
+                        final byte[] bye = new byte[FRAME_HEADER];
+                        putInt(bye, 4, CONTROL_GOODBYE);
+                        putInt(bye, 8, CONTROL);
+                        out.write(bye);
+                        out.flush();
+                        socket.shutdownOutput();
+                        return;
                     }
                     if (frames > 0)
                     {
@@ -580,6 +734,22 @@ public final class NodeBridge implements AutoCloseable
                     final int length = in.readInt();
                     final int type = in.readInt();
                     final int dest = in.readInt();
+                    if (dest == CONTROL && length >= 0 && length <= STAGING_BYTES)
+                    {
+                        final byte[] body = new byte[length];
+                        in.readFully(body);
+                        if (type == CONTROL_GOODBYE)
+                        {
+                            peerGone = true;
+                            return;
+                        }
+                        if (type == CONTROL_ABORT && length >= 12)
+                        {
+                            onAbort.aborted(getInt(body, 0), getInt(body, 4), getInt(body, 8),
+                                new String(body, 12, length - 12, StandardCharsets.UTF_8));
+                        }
+                        continue;
+                    }
                     if (dest < 0 || dest >= nodeOfRank.length || nodeOfRank[dest] != node || length < 0)
                     {
                         throw new IOException("a frame for rank " + dest + " of " + length + " bytes came to node " +
@@ -629,6 +799,11 @@ public final class NodeBridge implements AutoCloseable
             target.wakeWord().wakeIfSleepingAfterClaim();
             framesIn.incrementAndGet();
         }
+    }
+
+    private static int getInt(final byte[] b, final int at)
+    {
+        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | b[at + 3] & 0xFF;
     }
 
     private static void putInt(final byte[] b, final int at, final int v)

@@ -1,0 +1,213 @@
+package org.shmpi.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Jobs over several "nodes" of this machine, each rank a real JVM started as a cluster launcher
+ * starts it (no shmrun), each node with a shared-memory directory of its own so that only the
+ * TCP bridge joins them ({@link NodeLaunch}): the examples and every feature across 2 and 3
+ * nodes under shmpi's and Slurm's environments, a rank killed on one node ending every node, a
+ * stranger at the rendezvous refused, a node that never comes named, and an environment that
+ * says several ranks but cannot be followed failing in one line, never as a singleton.
+ */
+@Timeout(value = 300)
+class MultiNodeIT
+{
+    private static final int[] ZEROS4 = new int[4];
+
+    @Test
+    void examplesAndEveryFeatureRunAcrossTwoNodes() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("two-nodes-ring", 4, 2))
+        {
+            final NodeLaunch.Outcome ring = job.start(NodeLaunch.Style.SHMPI, null, "Ring", "20").finish(120);
+            assertArrayEquals(ZEROS4, ring.exitCodes(), ring::toString);
+            assertTrue(ring.allOut().contains("Ring of 4 ranks: 20 laps OK"), ring::toString);
+            assertEquals(List.of(), job.leftovers(), ring::toString);
+        }
+        try (NodeLaunch job = new NodeLaunch("two-nodes-all", 4, 2))
+        {
+            final NodeLaunch.Outcome all = job.start(NodeLaunch.Style.SHMPI, null,
+                "org.shmpi.launcher.progs.MultiNode", "all").finish(180);
+            assertArrayEquals(ZEROS4, all.exitCodes(), all::toString);
+            for (int r = 0; r < 4; r++)
+            {
+                assertTrue(all.allOut().contains("MULTINODE OK rank " + r + " of 4 node " + r / 2 + " shared 2"),
+                    all::toString);
+            }
+            assertEquals("", all.allErr(), "the nodes part without a word (goodbyes, no lost connection)");
+            assertEquals(List.of(), job.leftovers(), all::toString);
+        }
+    }
+
+    @Test
+    void slurmEnvironmentThreeNodes() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("slurm-three-nodes", 6, 3))
+        {
+            final NodeLaunch.Outcome all = job.start(NodeLaunch.Style.SLURM, null,
+                "org.shmpi.launcher.progs.MultiNode", "all").finish(240);
+            assertArrayEquals(new int[6], all.exitCodes(), all::toString);
+            for (int r = 0; r < 6; r++)
+            {
+                assertTrue(all.allOut().contains("MULTINODE OK rank " + r + " of 6 node " + r / 2 + " shared 2"),
+                    all::toString);
+            }
+            assertEquals(List.of(), job.leftovers(), all::toString);
+        }
+        try (NodeLaunch job = new NodeLaunch("slurm-three-nodes-pi", 3, 3))
+        {
+            final NodeLaunch.Outcome pi = job.start(NodeLaunch.Style.SLURM, null, "Pi").finish(120);
+            assertArrayEquals(new int[3], pi.exitCodes(), pi::toString);
+            assertTrue(pi.allOut().contains("from 3 ranks") && pi.allOut().contains("OK"), pi::toString);
+            assertEquals(List.of(), job.leftovers(), pi::toString);
+        }
+    }
+
+    @Test
+    void aRankKilledOnOneNodeEndsEveryNode() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("kill-on-node-1", 4, 2))
+        {
+            final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SHMPI, null,
+                "org.shmpi.launcher.progs.MultiNode", "die", "3").finish(60);
+            for (final int code : o.exitCodes())
+            {
+                assertTrue(code != 0, o::toString);
+            }
+            final long pid3 = job.processes().get(3).pid();
+            assertTrue(o.allErr().contains("rank 3 (node 1") && o.allErr().contains("pid " + pid3 + ") died"),
+                o::toString);
+            assertTrue(o.millis() < 15_000, o::toString);
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
+    void aRankThrowingOnTheFirstNodeEndsEveryNode() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("throw-on-node-0", 4, 2))
+        {
+            final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SLURM, null,
+                "org.shmpi.launcher.progs.MultiNode", "throw", "0").finish(60);
+            for (final int code : o.exitCodes())
+            {
+                assertTrue(code != 0, o::toString);
+            }
+            assertTrue(o.allErr().contains("rank 0 gives up on purpose"), o::toString);
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
+    void aStrangerAtTheRendezvousIsRefusedAndTheJobGoesOn() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("stranger", 2, 2))
+        {
+            final AtomicBoolean done = new AtomicBoolean();
+            final AtomicInteger knocks = new AtomicInteger();
+            final Thread stranger = new Thread(() ->
+            {
+                while (!done.get() && knocks.get() == 0)
+                {
+                    try (Socket s = new Socket())
+                    {
+                        s.connect(new InetSocketAddress("127.0.0.1", job.port()), 500);
+                        final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                        out.writeLong(0x53484D5049525631L);
+                        out.write(new byte[32]);
+                        out.flush();
+                        s.getInputStream().read();
+                        knocks.incrementAndGet();
+                    }
+                    catch (final IOException ex)
+                    {
+                        // not listening yet
+                    }
+                }
+            });
+            stranger.setDaemon(true);
+            // Node 1 comes late, so the stranger knocks while node 0 waits at the rendezvous.
+            job.start(NodeLaunch.Style.SHMPI, r -> r == 1 ? Map.of("SHMPI_TEST_DELAY", "1") : null,
+                "org.shmpi.launcher.progs.MultiNode", "all");
+            stranger.start();
+            final NodeLaunch.Outcome o = job.finish(120);
+            done.set(true);
+            assertArrayEquals(new int[2], o.exitCodes(), o::toString);
+            assertTrue(knocks.get() >= 1, "the stranger never got an answer");
+            assertTrue(o.allErr().contains("shmpi rendezvous: refused a connection") &&
+                o.allErr().contains("wrong job secret"), o::toString);
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
+    void aNodeThatNeverComesIsNamedAndNothingIsLeft() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("missing-node", 2, 2))
+        {
+            // Only node 0's rank starts: node 1 never reaches the rendezvous.
+            final NodeLaunch.Outcome o = job.initTimeout(5_000).start(NodeLaunch.Style.SHMPI,
+                r -> Map.of("SHMPI_RENDEZVOUS", r == 0 ? "127.0.0.1:" + job.port() : "127.0.0.1:1"),
+                "Hello").finish(90);
+            assertTrue(o.exitCodes()[0] != 0 && o.exitCodes()[1] != 0, o::toString);
+            assertTrue(o.millis() < 30_000, o::toString);
+            assertTrue(o.err().get(0).contains("nodes [1] never reached the job's rendezvous"), o::toString);
+            assertTrue(o.err().get(1).contains("cannot reach the job's rendezvous"), o::toString);
+            assertFalse(o.allOut().contains("Hello from"), o::toString);
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
+    void aSlurmEnvironmentThatCannotBeFollowedFailsInOneLine() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("bad-slurm-env", 2, 1))
+        {
+            final Map<String, String> broken = new java.util.HashMap<>();
+            broken.put("SLURM_NODEID", null);
+            final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SLURM, r -> broken, "Hello").finish(60);
+            for (final int code : o.exitCodes())
+            {
+                assertTrue(code != 0, o::toString);
+            }
+            for (final String err : o.err())
+            {
+                assertTrue(err.startsWith("shmpi: cannot start this rank: SLURM_NODEID is not set\n"), o::toString);
+            }
+            assertFalse(o.allOut().contains("Hello from"), "a rank ran alone: " + o);
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
+    void oneNodeUnderSrunNeedsNoNetwork() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("slurm-one-node", 3, 1))
+        {
+            final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SLURM,
+                r -> Map.of("SLURM_STEP_NODELIST", "no-such-host.invalid", "SLURMD_NODENAME", "localhost"),
+                "Ring", "5").finish(120);
+            assertArrayEquals(new int[3], o.exitCodes(), o::toString);
+            assertTrue(o.allOut().contains("Ring of 3 ranks: 5 laps OK"), o::toString);
+            assertEquals(List.of(), job.leftovers(), o::toString);
+            assertTrue(Arrays.stream(o.exitCodes()).allMatch(c -> c == 0));
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package org.shmpi.launcher.progs;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+import mpi.Comm;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Status;
+
+/**
+ * A rank program for jobs spread over several nodes: the first argument picks what it does.
+ * {@code all} checks point-to-point at every size from arrays and direct buffers, ANY_SOURCE,
+ * a derived datatype, every collective the node-aware layer serves, split and {@code splitType}
+ * (TYPE_SHARED must give exactly the ranks of this node, named by {@code SHMPI_NODE} or
+ * {@code SLURM_NODEID}); it prints one {@code MULTINODE OK} line per rank. {@code die R}: rank R
+ * kills itself (SIGKILL) while the others run allreduces forever. {@code throw R}: rank R throws
+ * out of main.
+ */
+public final class MultiNode
+{
+    private MultiNode()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        final String delay = System.getenv("SHMPI_TEST_DELAY");
+        if (delay != null)
+        {
+            // Comes late to the job (the tests let a stranger knock meanwhile).
+            Thread.sleep(Long.parseLong(delay) * 1000);
+        }
+        MPI.Init(args);
+        final Intracomm world = MPI.COMM_WORLD;
+        final int rank = world.getRank();
+        final int size = world.getSize();
+        final String mode = args.length > 0 ? args[0] : "all";
+        if (mode.equals("die") || mode.equals("throw"))
+        {
+            final int target = Integer.parseInt(args[1]);
+            final int[] one = {1};
+            final int[] sum = new int[1];
+            for (long i = 0; ; i++)
+            {
+                world.allReduce(one, sum, 1, MPI.INT, MPI.SUM);
+                if (i == 200 && rank == target)
+                {
+                    System.out.println("rank " + rank + " ends itself now");
+                    System.out.flush();
+                    if (mode.equals("die"))
+                    {
+                        new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start();
+                        Thread.sleep(60_000);
+                    }
+                    throw new IllegalStateException("rank " + rank + " gives up on purpose");
+                }
+            }
+        }
+        pointToPoint(world, rank, size);
+        collectives(world, rank, size);
+        final int node = Integer.parseInt(System.getenv().getOrDefault("SHMPI_NODE",
+            System.getenv().getOrDefault("SLURM_NODEID", "0")));
+        final Intracomm shared = world.splitType(Comm.TYPE_SHARED, rank, null);
+        final int[] nodes = new int[shared.getSize()];
+        shared.allGather(new int[] {node}, 1, MPI.INT, nodes, 1, MPI.INT);
+        for (final int n : nodes)
+        {
+            check(n == node, "TYPE_SHARED mixes nodes: " + Arrays.toString(nodes) + " on node " + node);
+        }
+        final int[] perNode = new int[size];
+        world.allGather(new int[] {node}, 1, MPI.INT, perNode, 1, MPI.INT);
+        check(shared.getSize() == Arrays.stream(perNode).filter(n -> n == node).count(),
+            "TYPE_SHARED has " + shared.getSize() + " ranks, node " + node + " has " + Arrays.toString(perNode));
+        // Collectives inside a node-local communicator take shared memory.
+        final int[] localSum = new int[1];
+        shared.allReduce(new int[] {rank}, localSum, 1, MPI.INT, MPI.SUM);
+        int expect = 0;
+        for (int r = 0; r < size; r++)
+        {
+            expect += perNode[r] == node ? r : 0;
+        }
+        check(localSum[0] == expect, "node allreduce " + localSum[0] + " != " + expect);
+        final Intracomm halves = world.split(rank % 2, size - rank);
+        final int[] hs = new int[1];
+        halves.allReduce(new int[] {1}, hs, 1, MPI.INT, MPI.SUM);
+        check(hs[0] == halves.getSize(), "split allreduce");
+        halves.free();
+        shared.free();
+        world.barrier();
+        System.out.println("MULTINODE OK rank " + rank + " of " + size + " node " + node + " shared " + nodes.length);
+        MPI.Finalize();
+    }
+
+    private static void pointToPoint(final Intracomm world, final int rank, final int size) throws Exception
+    {
+        final int right = (rank + 1) % size;
+        final int left = (rank + size - 1) % size;
+        for (int n = 0; n <= 1 << 21; n = n == 0 ? 1 : n * 4)
+        {
+            final byte[] out = new byte[n];
+            for (int i = 0; i < n; i++)
+            {
+                out[i] = (byte)(i * 7 + rank);
+            }
+            final byte[] in = new byte[n];
+            world.sendRecv(out, n, MPI.BYTE, right, n & 0x7FFF, in, n, MPI.BYTE, left, n & 0x7FFF);
+            for (int i = 0; i < n; i++)
+            {
+                check(in[i] == (byte)(i * 7 + left), "array message of " + n + " bytes from " + left + " at " + i);
+            }
+            final ByteBuffer dout = MPI.newByteBuffer(n);
+            final ByteBuffer din = ByteBuffer.allocateDirect(n);
+            for (int i = 0; i < n; i++)
+            {
+                dout.put(i, (byte)(i * 3 + rank));
+            }
+            final mpi.Request r = world.iRecv(din, n, MPI.BYTE, left, 5);
+            world.send(dout, n, MPI.BYTE, right, 5);
+            r.waitFor();
+            for (int i = 0; i < n; i++)
+            {
+                check(din.get(i) == (byte)(i * 3 + left), "direct message of " + n + " bytes from " + left);
+            }
+        }
+        // ANY_SOURCE: rank 0 takes one message from every other rank, in whatever order they come.
+        if (rank == 0)
+        {
+            final boolean[] seen = new boolean[size];
+            for (int i = 1; i < size; i++)
+            {
+                final int[] v = new int[1];
+                final Status s = world.recv(v, 1, MPI.INT, MPI.ANY_SOURCE, 9);
+                check(v[0] == s.getSource() * 10 && !seen[s.getSource()], "ANY_SOURCE from " + s.getSource());
+                seen[s.getSource()] = true;
+            }
+        }
+        else
+        {
+            world.send(new int[] {rank * 10}, 1, MPI.INT, 0, 9);
+        }
+        // A derived datatype: every other double of 8.
+        final Datatype every2 = Datatype.createVector(4, 1, 2, MPI.DOUBLE);
+        every2.commit();
+        final double[] src = new double[8];
+        final double[] dst = new double[8];
+        Arrays.setAll(src, i -> rank * 100 + i);
+        world.sendRecv(src, 1, every2, right, 11, dst, 1, every2, left, 11);
+        for (int i = 0; i < 8; i += 2)
+        {
+            check(dst[i] == left * 100 + i && dst[i + 1] == 0, "vector from " + left + ": " + Arrays.toString(dst));
+        }
+        every2.free();
+    }
+
+    private static void collectives(final Intracomm world, final int rank, final int size) throws Exception
+    {
+        for (final int n : new int[] {1, 100, 5000, 70000})
+        {
+            world.barrier();
+            final int root = n % size;
+            final int[] b = new int[n];
+            if (rank == root)
+            {
+                Arrays.setAll(b, i -> i + root);
+            }
+            world.bcast(b, n, MPI.INT, root);
+            check(b[n - 1] == n - 1 + root, "bcast " + n);
+            final int[] mine = new int[n];
+            Arrays.setAll(mine, i -> rank + i);
+            final int[] sum = new int[n];
+            world.allReduce(mine, sum, n, MPI.INT, MPI.SUM);
+            final int ranks = size * (size - 1) / 2;
+            check(sum[n - 1] == ranks + size * (n - 1) && sum[0] == ranks, "allreduce " + n);
+            final int[] red = new int[n];
+            world.reduce(mine, red, n, MPI.INT, MPI.MAX, root);
+            check(rank != root || red[0] == size - 1, "reduce " + n);
+            final int[] all = new int[n * size];
+            world.allGather(mine, n, MPI.INT, all, n, MPI.INT);
+            for (int r = 0; r < size; r++)
+            {
+                check(all[r * n] == r && all[r * n + n - 1] == r + n - 1, "allgather " + n + " from " + r);
+            }
+            final int[] gathered = new int[n * size];
+            world.gather(mine, n, MPI.INT, gathered, n, MPI.INT, root);
+            check(rank != root || gathered[(size - 1) * n] == size - 1, "gather " + n);
+            final int[] part = new int[n];
+            world.scatter(all, n, MPI.INT, part, n, MPI.INT, root);
+            check(part[0] == rank && part[n - 1] == rank + n - 1, "scatter " + n);
+            final int[] to = new int[n * size];
+            final int[] from = new int[n * size];
+            for (int r = 0; r < size; r++)
+            {
+                Arrays.fill(to, r * n, (r + 1) * n, rank * 1000 + r);
+            }
+            world.allToAll(to, n, MPI.INT, from, n, MPI.INT);
+            for (int r = 0; r < size; r++)
+            {
+                check(from[r * n] == r * 1000 + rank && from[r * n + n - 1] == r * 1000 + rank, "alltoall " + n);
+            }
+        }
+    }
+
+    private static void check(final boolean ok, final String what)
+    {
+        if (!ok)
+        {
+            throw new AssertionError(what);
+        }
+    }
+}

@@ -1,0 +1,397 @@
+package org.shmpi.bridge;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+import org.shmpi.shm.AbortKind;
+import org.shmpi.shm.Futex;
+import org.shmpi.shm.JobDirectory;
+import org.shmpi.shm.JobFile;
+import org.shmpi.shm.Processes;
+import org.shmpi.shm.RankProcess;
+import org.shmpi.shm.RankState;
+import org.shmpi.shm.ShmpiConfig;
+
+/**
+ * One rank's part in a job spread over several machines and started by the cluster's own launcher
+ * ({@link ClusterLaunch}). Each node's first rank leads it: it makes the node's job directory and
+ * a job file over the whole world (so ranks keep their world numbers and the engines stay as on one
+ * machine), registers the node at the job's rendezvous, opens the node's {@link NodeBridge},
+ * marks the ranks of other nodes ready once every node is joined, relays aborts between nodes and
+ * watches the node's other ranks; at the end it waits for them, says goodbye to the other nodes
+ * and removes the directory. The other ranks find the directory through a link named after the
+ * job ({@code job-<key>} under the user's shared-memory root) and watch their leader as a
+ * one-machine rank watches {@code shmrun}.
+ *
+ * <p>Order in {@code MPI.Init}: {@link #attach}, the rank's engines, {@code initialized()}, the
+ * watchdog, {@link #join}, then waiting for every rank to be ready. In {@code MPI.Finalize}: the
+ * barrier, {@code finalized()}, the engines closed, {@link #leave}.
+ */
+public final class ClusterNode
+{
+    private final ClusterLaunch launch;
+    private final ShmpiConfig config;
+    private final Path link;
+    private JobDirectory directory;
+    private JobFile job;
+    private RankProcess process;
+    private NodeBridge bridge;
+    private Thread monitor;
+    private volatile boolean leaving;
+    private final AtomicBoolean relayed = new AtomicBoolean();
+
+    private ClusterNode(final ClusterLaunch launch, final ShmpiConfig config)
+    {
+        this.launch = launch;
+        this.config = config;
+        this.link = JobDirectory.userRoot(config.shmDir()).resolve("job-" + launch.jobKey());
+    }
+
+    /** The rank's part in a multi-rank cluster launch, or null when {@code env} describes none. */
+    public static ClusterNode fromEnvironment(final ShmpiConfig config, final java.util.Map<String, String> env)
+    {
+        final ClusterLaunch launch = ClusterLaunch.fromEnvironment(env);
+        return launch == null ? null : new ClusterNode(launch, config);
+    }
+
+    public ClusterLaunch launch()
+    {
+        return launch;
+    }
+
+    /**
+     * The leader makes the node's directory, its link and the job file; another rank waits for
+     * the link (at most the init timeout) and maps the job file. Publishes STARTED.
+     */
+    public RankProcess attach() throws IOException
+    {
+        final long pid = ProcessHandle.current().pid();
+        final long start = Processes.selfStartMillis();
+        if (launch.isNodeLeader())
+        {
+            directory = JobDirectory.create(config.shmDir(), pid, start);
+            try
+            {
+                try
+                {
+                    Files.createSymbolicLink(link, directory.path().getFileName());
+                }
+                catch (final FileAlreadyExistsException ex)
+                {
+                    throw new IOException("another job of this node uses the name " + link.getFileName() + " (" +
+                        Files.readSymbolicLink(link) + "): a job's ids must be unique", ex);
+                }
+                job = JobFile.create(directory.jobFile(), launch.size(), pid, start, config.ringCapacity());
+                job.node(launch.rank(), launch.node());
+                process = RankProcess.inNode(config, directory, job, launch.rank(), RankProcess.Role.NODE_LEADER);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                removeDirectory();
+                throw ex;
+            }
+        }
+        else
+        {
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.initTimeoutMs());
+            while (!Files.exists(link))
+            {
+                if (System.nanoTime() - deadline > 0)
+                {
+                    throw new IOException("rank " + launch.rank() + ": the first rank of node " + launch.node() +
+                        " made no job directory " + link + " within " + config.initTimeoutMs() + " ms");
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            }
+            directory = new JobDirectory(link.toRealPath());
+            job = JobFile.attach(directory.jobFile(), config.initTimeoutMs());
+            if (job.worldSize() != launch.size())
+            {
+                job.close();
+                throw new IOException("rank " + launch.rank() + ": the node's job file is for " + job.worldSize() +
+                    " ranks, the launcher says " + launch.size());
+            }
+            process = RankProcess.inNode(config, directory, job, launch.rank(), RankProcess.Role.NODE_MEMBER);
+        }
+        process.beforeHalt(this::onHalt);
+        return process;
+    }
+
+    /**
+     * After this rank's inbox is ready ({@code initialized()}): the leader waits for the node's
+     * other ranks, joins the other nodes and marks their ranks ready; other ranks return at once.
+     */
+    public void join(final Futex futex) throws IOException
+    {
+        if (!launch.isNodeLeader())
+        {
+            return;
+        }
+        final int[] local = awaitLocalRanks();
+        if (launch.nodes() == 1)
+        {
+            startMonitor(local);
+            return;
+        }
+        final long timeoutMs = config.initTimeoutMs();
+        final ServerSocket server = new ServerSocket();
+        final Rendezvous.Table table;
+        try
+        {
+            server.bind(new InetSocketAddress(launch.bridgeHost(), 0));
+            final Rendezvous.Entry own = new Rendezvous.Entry(launch.node(),
+                (InetSocketAddress)server.getLocalSocketAddress(), job.ringCapacity(), local);
+            if (launch.node() == 0)
+            {
+                try (ServerSocket rv = new ServerSocket())
+                {
+                    rv.setReuseAddress(true);
+                    rv.bind(launch.rendezvous());
+                    table = Rendezvous.serve(rv, launch.nodes(), launch.size(), launch.secret(), own, timeoutMs,
+                        System.err::println);
+                }
+            }
+            else
+            {
+                table = Rendezvous.register(launch.rendezvous(), launch.secret(), own, launch.size(), timeoutMs);
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            server.close();
+            throw ex;
+        }
+        final int[] nodeOfRank = table.nodeOfRank();
+        for (int r = 0; r < nodeOfRank.length; r++)
+        {
+            job.node(r, nodeOfRank[r]);
+        }
+        bridge = NodeBridge.open(directory.path(), launch.node(), nodeOfRank, job.ringCapacity(), launch.secret(),
+            server, futex, this::onConnectionLost, System.err::println);
+        bridge.onAbort(this::onRemoteAbort);
+        bridge.connect(table.bridges(), timeoutMs);
+        for (int r = 0; r < nodeOfRank.length; r++)
+        {
+            if (nodeOfRank[r] != launch.node())
+            {
+                // Release: publishes the node words above with it.
+                job.state(r, RankState.INITIALIZED);
+            }
+        }
+        startMonitor(local);
+    }
+
+    /** The world ranks of this node, once all of them have published INITIALIZED. */
+    private int[] awaitLocalRanks() throws IOException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.initTimeoutMs());
+        while (true)
+        {
+            final int[] ready = new int[launch.localSize()];
+            int count = 0;
+            for (int r = 0; r < job.worldSize() && count <= ready.length; r++)
+            {
+                final int s = job.state(r);
+                if (s == RankState.FAILED || job.isAborted())
+                {
+                    throw new IOException("job aborted while node " + launch.node() + " started: rank " + r);
+                }
+                if (s >= RankState.INITIALIZED)
+                {
+                    if (count == ready.length)
+                    {
+                        throw new IOException("more than " + ready.length + " ranks started on node " +
+                            launch.node() + " (" + launch.launcher() + " said " + ready.length + ")");
+                    }
+                    ready[count++] = r;
+                }
+            }
+            if (count == ready.length)
+            {
+                for (final int r : ready)
+                {
+                    job.node(r, launch.node());
+                }
+                return ready;
+            }
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new IOException("only " + count + " of " + ready.length + " ranks of node " + launch.node() +
+                    " started within " + config.initTimeoutMs() + " ms: " +
+                    Arrays.toString(Arrays.copyOf(ready, count)));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    private void startMonitor(final int[] local)
+    {
+        monitor = new Thread(() -> watch(local), "shmpi-node-monitor");
+        monitor.setDaemon(true);
+        monitor.start();
+    }
+
+    /** The leader's watch: another rank of the node that died ends the job; an abort goes to every node. */
+    private void watch(final int[] local)
+    {
+        final long interval = config.heartbeatIntervalMs();
+        while (!leaving)
+        {
+            if (job.isAborted())
+            {
+                relayAbort();
+                return;
+            }
+            for (final int r : local)
+            {
+                final int s = job.state(r);
+                if (r != launch.rank() && s >= RankState.STARTED && s < RankState.FINALIZED && s != RankState.FAILED &&
+                    !Processes.isAlive(job.pid(r), job.pidStartMillis(r)))
+                {
+                    final String reason = "rank " + r + " (node " + launch.node() + ", " + hostName() + ", pid " +
+                        job.pid(r) + ") died";
+                    if (job.tryAbort(AbortKind.RANK_EXITED, r, 1, reason))
+                    {
+                        System.err.println("shmpi: " + reason + "; ending the job");
+                    }
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(interval));
+        }
+    }
+
+    /** Tells the other nodes of this node's abort, and prints its cause: once, where it started. */
+    private void relayAbort()
+    {
+        if (!relayed.compareAndSet(false, true))
+        {
+            return;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        while (!job.isAbortPublished() && System.nanoTime() - deadline < 0)
+        {
+            Thread.onSpinWait();
+        }
+        // A rank reports its own failure (its stack trace, Init's line), the monitor a death, the
+        // bridge a lost connection: what is left is another rank of this node that ended the job.
+        if (job.abortKind() != AbortKind.RANK_EXITED && job.abortKind() != AbortKind.NODE_LOST &&
+            job.abortRank() != launch.rank())
+        {
+            System.err.println("shmpi: job aborted on node " + launch.node() + " (" + hostName() + "): " +
+                job.abortReason());
+        }
+        final NodeBridge b = bridge;
+        if (b != null)
+        {
+            b.relayAbort(job.abortKind(), job.abortRank(), job.abortCode(), job.abortReason(), 1_000);
+        }
+    }
+
+    private void onRemoteAbort(final int kind, final int rank, final int code, final String reason)
+    {
+        relayed.set(true);
+        job.tryAbort(kind, rank, code, reason);
+    }
+
+    private void onConnectionLost(final String what)
+    {
+        if (!leaving && job.tryAbort(AbortKind.NODE_LOST, -1, 1, what))
+        {
+            System.err.println(what + "; ending the job");
+        }
+    }
+
+    /** When this rank ends itself: the leader tells the other nodes; the link goes. */
+    private void onHalt()
+    {
+        if (launch.isNodeLeader())
+        {
+            relayAbort();
+        }
+        deleteLink();
+    }
+
+    /**
+     * At the end of {@code MPI.Finalize}: the leader waits for the node's other ranks to finish
+     * (or die), closes the bridge in order and removes the node's directory.
+     */
+    public void leave()
+    {
+        if (!launch.isNodeLeader())
+        {
+            return;
+        }
+        leaving = true;
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.initTimeoutMs());
+        for (int r = 0; r < job.worldSize(); r++)
+        {
+            if (job.node(r) != launch.node() || r == launch.rank())
+            {
+                continue;
+            }
+            while (true)
+            {
+                final int s = job.state(r);
+                if (s >= RankState.FINALIZED || !Processes.isAlive(job.pid(r), job.pidStartMillis(r)) ||
+                    System.nanoTime() - deadline > 0)
+                {
+                    break;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+        if (bridge != null)
+        {
+            bridge.finish();
+        }
+        removeDirectory();
+    }
+
+    private String hostName()
+    {
+        try
+        {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        }
+        catch (final IOException ex)
+        {
+            return "host?";
+        }
+    }
+
+    private void deleteLink()
+    {
+        try
+        {
+            Files.deleteIfExists(link);
+        }
+        catch (final IOException ignored)
+        {
+            // found as a dangling link later
+        }
+    }
+
+    private void removeDirectory()
+    {
+        deleteLink();
+        if (directory != null)
+        {
+            try
+            {
+                directory.delete();
+            }
+            catch (final IOException ex)
+            {
+                System.err.println("shmpi: cannot remove " + directory + ": " + ex.getMessage());
+            }
+        }
+    }
+}
