@@ -29,8 +29,11 @@ public final class LaunchOptions
     /** What the command line asks for. */
     public enum Action
     {
-        RUN, HELP, VERSION, INFO, CLEANUP, STATUS
+        RUN, HELP, VERSION, INFO, CLEANUP, STATUS, PRINT_JVM_FLAGS
     }
+
+    /** The environment variable of Open MPI (and the Kubernetes MPI Operator) naming a default host file. */
+    static final String DEFAULT_HOSTFILE_ENV = "OMPI_MCA_orte_default_hostfile";
 
     /** JVM options that take their value as the next word. */
     private static final Set<String> JVM_OPTIONS_WITH_VALUE = Set.of(
@@ -56,6 +59,18 @@ public final class LaunchOptions
     final List<String> classpath = new ArrayList<>();
     String mainClass;
     final List<String> programArgs = new ArrayList<>();
+    /** {@code --hostfile FILE} (or the default host file of the environment); null: none. */
+    String hostfile;
+    /** {@code --host a:4,b:4}; null: none. */
+    String hosts;
+    /** {@code --map-by node|slot}: true for node (round robin over the hosts). */
+    boolean mapByNode;
+    /** {@code -npernode N}; 0: not given. */
+    int perNode;
+    /** {@code --oversubscribe}: more ranks than the hosts' slots. */
+    boolean oversubscribe;
+    /** {@code --launch-agent CMD}: how ranks on other hosts start (default {@code ssh}). */
+    String launchAgent;
 
     private LaunchOptions()
     {
@@ -100,6 +115,49 @@ public final class LaunchOptions
                     break;
                 case "--report-bindings":
                     o.reportBindings = true;
+                    break;
+                case "--hostfile":
+                case "-hostfile":
+                case "--machinefile":
+                case "-machinefile":
+                    o.hostfile = value(a, args, i);
+                    i += hasInlineValue(a) ? 0 : 1;
+                    break;
+                case "--host":
+                case "-host":
+                case "-H":
+                    o.hosts = value(a, args, i);
+                    i += hasInlineValue(a) ? 0 : 1;
+                    break;
+                case "--map-by":
+                {
+                    final String by = value(a, args, i).toLowerCase(java.util.Locale.ROOT);
+                    i += hasInlineValue(a) ? 0 : 1;
+                    if (!by.equals("node") && !by.equals("slot"))
+                    {
+                        throw new UsageException("--map-by node or slot, not " + by);
+                    }
+                    o.mapByNode = by.equals("node");
+                    break;
+                }
+                case "-npernode":
+                case "--npernode":
+                    o.perNode = parseInt(a, value(a, args, i));
+                    i += hasInlineValue(a) ? 0 : 1;
+                    if (o.perNode < 1)
+                    {
+                        throw new UsageException("-npernode must be at least 1: " + o.perNode);
+                    }
+                    break;
+                case "--oversubscribe":
+                    o.oversubscribe = true;
+                    break;
+                case "--launch-agent":
+                    o.launchAgent = value(a, args, i);
+                    i += hasInlineValue(a) ? 0 : 1;
+                    break;
+                case "--print-jvm-flags":
+                    o.action = Action.PRINT_JVM_FLAGS;
                     break;
                 case "--timeout":
                     o.timeoutSeconds = parseInt(a, value(a, args, i));
@@ -195,7 +253,19 @@ public final class LaunchOptions
                     throw new UsageException("unknown option: " + a + " (see shmrun --help)");
             }
         }
-        if (o.np < 0)
+        if (o.action == Action.PRINT_JVM_FLAGS)
+        {
+            return o;
+        }
+        if (o.hostfile == null && o.hosts == null)
+        {
+            final String fallback = callerEnv.get(DEFAULT_HOSTFILE_ENV);
+            if (fallback != null && !fallback.isBlank())
+            {
+                o.hostfile = fallback.trim();
+            }
+        }
+        if (o.np < 0 && !o.isMultiHost())
         {
             throw new UsageException("missing -np N (number of ranks)");
         }
@@ -351,6 +421,12 @@ public final class LaunchOptions
         {
             throw new UsageException(option + " needs a number: " + option + " " + text);
         }
+    }
+
+    /** Whether ranks go to hosts named by a host file or {@code --host}. */
+    boolean isMultiHost()
+    {
+        return hostfile != null || hosts != null;
     }
 
     public Action action()

@@ -83,11 +83,33 @@ public final class Shmrun
                 }
                 case STATUS:
                     return status(options, config, err);
+                case PRINT_JVM_FLAGS:
+                {
+                    // What a rank JVM started by another launcher (srun, mpirun) needs: shmpi's
+                    // required flags and shmrun's defaults, on one line for a shell's $(...).
+                    final List<String> flags = new ArrayList<>(rankJvmFlags());
+                    flags.addAll(RankJvmDefaults.selected(options.jvmDefaults, jvmDefaultsSetting(options)));
+                    System.out.println(String.join(" ", flags));
+                    return 0;
+                }
                 case RUN:
                 default:
                 {
                     final List<String> jars = shmpiClasspath();
                     final String setting = jvmDefaultsSetting(options);
+                    if (options.isMultiHost())
+                    {
+                        try
+                        {
+                            return new HostJob(options, config, jars, rankJvmFlags(),
+                                RankJvmDefaults.selected(options.jvmDefaults, setting), err).run();
+                        }
+                        catch (final LaunchOptions.UsageException ex)
+                        {
+                            err.println("shmrun: " + ex.getMessage());
+                            return 2;
+                        }
+                    }
                     return new Job(options, config, jars, rankJvmFlags(),
                         RankJvmDefaults.selected(options.jvmDefaults, setting),
                         RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(options, jars) : null,
@@ -240,7 +262,8 @@ public final class Shmrun
             "       shmrun --status JOB [--threads]",
             "       shmrun --cleanup | --info | --version | --help",
             "",
-            "Starts N ranks of an MPI program, one JVM each, talking through shared memory.",
+            "Starts N ranks of an MPI program, one JVM each, talking through shared memory;",
+            "with a host file, on several hosts joined by TCP.",
             "",
             "Options:",
             "  -np N, -n N            number of ranks",
@@ -261,6 +284,18 @@ public final class Shmrun
             "                         the ranks (also -Dshmpi.launcher.jvm.defaults=...)",
             "  --mca NAME VALUE       set the shmpi setting shmpi.NAME in every rank",
             "  --keep-shm             keep the job directory in /dev/shm for inspection",
+            "  --hostfile FILE        run on the hosts of FILE (lines 'host slots=N'; default: the",
+            "                         file named by OMPI_MCA_orte_default_hostfile); ranks on other",
+            "                         hosts start through ssh; -np defaults to the slots",
+            "  --host a:4,b:4         the same with the hosts on the command line",
+            "  --map-by slot|node     fill each host's slots in turn (default), or one rank per host",
+            "                         in turn; -npernode N: N ranks on each host",
+            "  --oversubscribe        allow more ranks than slots",
+            "  --launch-agent CMD     start ranks on other hosts with CMD host ... (default",
+            "                         'ssh -o BatchMode=yes'; also SHMPI_LAUNCH_AGENT,",
+            "                         OMPI_MCA_plm_rsh_agent)",
+            "  --print-jvm-flags      print the JVM flags a rank needs, for launchers such as srun:",
+            "                         srun java $(shmrun --print-jvm-flags) -cp app.jar Main",
             "  --status JOB           print a running job's status: every rank's state, the MPI call",
             "                         it is blocked in and for how long, its posted receives and",
             "                         unexpected messages by peer, and a verdict on the waits",

@@ -28,7 +28,7 @@ import org.shmpi.shm.ShmpiConfig;
  * marks the ranks of other nodes ready once every node is joined, relays aborts between nodes and
  * watches the node's other ranks; at the end it waits for them, says goodbye to the other nodes
  * and removes the directory. The other ranks find the directory through a link named after the
- * job ({@code job-<key>} under the user's shared-memory root) and watch their leader as a
+ * job and node ({@code job-<key>.node<n>} under the user's shared-memory root) and watch their leader as a
  * one-machine rank watches {@code shmrun}.
  *
  * <p>Order in {@code MPI.Init}: {@link #attach}, the rank's engines, {@code initialized()}, the
@@ -46,13 +46,16 @@ public final class ClusterNode
     private NodeBridge bridge;
     private Thread monitor;
     private volatile boolean leaving;
+    private volatile boolean left;
     private final AtomicBoolean relayed = new AtomicBoolean();
 
     private ClusterNode(final ClusterLaunch launch, final ShmpiConfig config)
     {
         this.launch = launch;
         this.config = config;
-        this.link = JobDirectory.userRoot(config.shmDir()).resolve("job-" + launch.jobKey());
+        // Named after the node too: nodes of one job may share a machine (and its /dev/shm).
+        this.link = JobDirectory.userRoot(config.shmDir())
+            .resolve("job-" + launch.jobKey() + ".node" + launch.node());
     }
 
     /** The rank's part in a multi-rank cluster launch, or null when {@code env} describes none. */
@@ -122,6 +125,11 @@ public final class ClusterNode
             process = RankProcess.inNode(config, directory, job, launch.rank(), RankProcess.Role.NODE_MEMBER);
         }
         process.beforeHalt(this::onHalt);
+        if (launch.isNodeLeader())
+        {
+            final Thread hook = new Thread(this::onExit, "shmpi-node-exit");
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
         return process;
     }
 
@@ -309,6 +317,22 @@ public final class ClusterNode
         }
     }
 
+    /**
+     * The leader's JVM exits without having left (SIGTERM from the launcher on Ctrl-C, or main
+     * returned without Finalize): the job ends on every node, the node's files go.
+     */
+    private void onExit()
+    {
+        if (left)
+        {
+            return;
+        }
+        job.tryAbort(AbortKind.LAUNCHER_SIGNALLED, launch.rank(), 1, "rank " + launch.rank() + " (node " +
+            launch.node() + ", " + hostName() + ") ended before MPI_Finalize (a signal, or exit without Finalize)");
+        relayAbort();
+        removeDirectory();
+    }
+
     /** When this rank ends itself: the leader tells the other nodes; the link goes. */
     private void onHalt()
     {
@@ -353,6 +377,7 @@ public final class ClusterNode
             bridge.finish();
         }
         removeDirectory();
+        left = true;
     }
 
     private String hostName()
