@@ -90,6 +90,22 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         }
     }
 
+    /** Null when every member runs on one machine; else which machines, e.g. "nodes 0, 1". */
+    final String nodesSpanned()
+    {
+        final org.shmpi.shm.JobFile job = MPI.context().job();
+        final java.util.TreeSet<Integer> nodes = new java.util.TreeSet<>();
+        for (final int r : members)
+        {
+            nodes.add(job.node(r));
+        }
+        if (nodes.size() == 1)
+        {
+            return null;
+        }
+        return "nodes " + nodes.toString().replaceAll("[\\[\\]]", "");
+    }
+
     final void check()
     {
         MPI.check();

@@ -73,6 +73,13 @@ public final class File
             throw raise(nullHandler(), comm, new MPIException(ErrorClass.ERR_COMM,
                 "files are opened on intra-communicators"));
         }
+        final String nodes = comm.nodesSpanned();
+        if (nodes != null)
+        {
+            throw raise(nullHandler(), comm, new MPIException(ErrorClass.ERR_UNSUPPORTED_OPERATION, "MPI-IO files " +
+                "are opened by the ranks of one machine in this version; the members of " + comm.getName() +
+                " run on " + nodes + " (open the file on Comm.TYPE_SHARED's communicator)"));
+        }
         final Intracomm dup = (Intracomm)comm.dup();
         dup.setName("file " + filename + " on " + comm.getName());
         dup.setErrhandler(MPI.ERRORS_RETURN);

@@ -57,6 +57,24 @@ class MultiNodeIT
     }
 
     @Test
+    void windowsAndFilesWorkWithinANodeAndFailClearlyAcross(
+        @org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("rma-io", 4, 2))
+        {
+            final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SHMPI, null,
+                "org.shmpi.launcher.progs.MultiNode", "rma-io", dir.resolve("data").toString()).finish(120);
+            assertArrayEquals(ZEROS4, o.exitCodes(), o::toString);
+            for (int r = 0; r < 4; r++)
+            {
+                assertTrue(o.allOut().contains("MULTINODE RMA-IO OK rank " + r + "\n"), o::toString);
+            }
+            assertTrue(o.millis() < 60_000, o::toString);
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
     void slurmEnvironmentThreeNodes() throws Exception
     {
         try (NodeLaunch job = new NodeLaunch("slurm-three-nodes", 6, 3))

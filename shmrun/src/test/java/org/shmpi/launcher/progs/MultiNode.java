@@ -58,6 +58,39 @@ public final class MultiNode
                 }
             }
         }
+        if (mode.equals("rma-io"))
+        {
+            // Across nodes: a clear error on every rank, nothing made; within a node: they work.
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            try
+            {
+                new mpi.Win(new int[4], 4, 1, MPI.INFO_NULL, world);
+                throw new AssertionError("a window across nodes was made");
+            }
+            catch (final mpi.MPIException ex)
+            {
+                check(ex.getErrorClass() == MPI.ERR_UNSUPPORTED_OPERATION, "window across nodes: " + ex);
+            }
+            try
+            {
+                new mpi.File(world, args[1] + "-all", MPI.MODE_CREATE | MPI.MODE_RDWR);
+                throw new AssertionError("a file was opened across nodes");
+            }
+            catch (final mpi.MPIException ex)
+            {
+                check(ex.getErrorClass() == MPI.ERR_UNSUPPORTED_OPERATION, "file across nodes: " + ex);
+            }
+            final Intracomm node = world.splitType(Comm.TYPE_SHARED, rank, null);
+            rma(node, node.getRank(), node.getSize());
+            final int[] first = new int[1];
+            world.allReduce(new int[] {node.getRank() == 0 ? rank : Integer.MAX_VALUE}, first, 1, MPI.INT, MPI.MIN);
+            io(node, node.getRank(), node.getSize(), args[1] + "-" + System.getenv().getOrDefault("SHMPI_NODE", "0"));
+            node.free();
+            world.barrier();
+            System.out.println("MULTINODE RMA-IO OK rank " + rank);
+            MPI.Finalize();
+            return;
+        }
         pointToPoint(world, rank, size);
         collectives(world, rank, size);
         final int node = Integer.parseInt(System.getenv().getOrDefault("SHMPI_NODE",
@@ -200,6 +233,65 @@ public final class MultiNode
                 check(from[r * n] == r * 1000 + rank && from[r * n + n - 1] == r * 1000 + rank, "alltoall " + n);
             }
         }
+    }
+
+    /** Windows over an array and over allocated memory: put, get, accumulate in fences and locks. */
+    private static void rma(final Intracomm world, final int rank, final int size) throws Exception
+    {
+        final int right = (rank + 1) % size;
+        final int left = (rank + size - 1) % size;
+        final int[] array = new int[16];
+        final mpi.Win served = new mpi.Win(array, 16, 1, MPI.INFO_NULL, world);
+        final java.nio.IntBuffer allocated = MPI.newIntBuffer(16);
+        final mpi.Win alloc = new mpi.Win(16, 1, MPI.INFO_NULL, world, allocated, mpi.Win.FLAVOR_PRIVATE);
+        for (final mpi.Win w : new mpi.Win[] {served, alloc})
+        {
+            final java.nio.IntBuffer origin = MPI.newIntBuffer(4);
+            for (int i = 0; i < 4; i++)
+            {
+                origin.put(i, rank * 10 + i);
+            }
+            w.fence(0);
+            w.put(origin, 4, MPI.INT, right, 0, 4, MPI.INT);
+            w.fence(0);
+            final java.nio.IntBuffer got = MPI.newIntBuffer(4);
+            w.get(got, 4, MPI.INT, right, 0, 4, MPI.INT);
+            w.fence(0);
+            check(got.get(3) == rank * 10 + 3, "get back what was put at the right neighbour: " + got.get(3));
+            final java.nio.IntBuffer one = MPI.newIntBuffer(1);
+            one.put(0, 1);
+            w.lock(MPI.LOCK_SHARED, 0, 0);
+            w.accumulate(one, 1, MPI.INT, 0, 8, 1, MPI.INT, MPI.SUM);
+            w.unlock(0);
+            world.barrier();
+            w.fence(0);
+            final java.nio.IntBuffer sum = MPI.newIntBuffer(1);
+            w.get(sum, 1, MPI.INT, 0, 8, 1, MPI.INT);
+            w.fence(0);
+            check(sum.get(0) == size, "accumulated " + sum.get(0) + " at rank 0, expected " + size);
+        }
+        check(array[3] == left * 10 + 3, "the array window holds what the left neighbour put: " + array[3]);
+        served.free();
+        alloc.free();
+    }
+
+    /** A collective write of one block per rank into a file every node sees, read back by the next rank. */
+    private static void io(final Intracomm world, final int rank, final int size, final String path) throws Exception
+    {
+        final mpi.File f = new mpi.File(world, path, MPI.MODE_CREATE | MPI.MODE_RDWR);
+        final int n = 1000;
+        final int[] mine = new int[n];
+        Arrays.setAll(mine, i -> rank * 100_000 + i);
+        f.writeAtAll((long)rank * n * 4, mine, n, MPI.INT);
+        f.sync();
+        world.barrier();
+        f.sync();
+        final int next = (rank + 1) % size;
+        final int[] theirs = new int[n];
+        f.readAtAll((long)next * n * 4, theirs, n, MPI.INT);
+        check(theirs[n - 1] == next * 100_000 + n - 1, "read rank " + next + "'s block: " + theirs[n - 1]);
+        f.close();
+        check(java.nio.file.Files.size(java.nio.file.Path.of(path)) == (long)size * n * 4, "file size");
     }
 
     private static void check(final boolean ok, final String what)
