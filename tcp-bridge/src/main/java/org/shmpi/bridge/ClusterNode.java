@@ -150,7 +150,8 @@ public final class ClusterNode
             return;
         }
         final long timeoutMs = config.initTimeoutMs();
-        final ServerSocket server = new ServerSocket();
+        // Made through a channel: the bridge moves its bytes through the channels of what it accepts.
+        final ServerSocket server = java.nio.channels.ServerSocketChannel.open().socket();
         final Rendezvous.Table table;
         try
         {

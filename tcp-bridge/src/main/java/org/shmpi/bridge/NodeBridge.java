@@ -1,7 +1,5 @@
 package org.shmpi.bridge;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -11,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.shmpi.ring.Inbox;
@@ -59,7 +60,9 @@ public final class NodeBridge implements AutoCloseable
     /** Bytes before a frame's payload on the wire: length, type, destination rank. */
     static final int FRAME_HEADER = 12;
     private static final int HANDSHAKE_TIMEOUT_MS = 2_000;
-    private static final int STAGING_BYTES = 1 << 20;
+    private static final int STAGING_BYTES = 256 * 1024;
+    /** Frames larger than this go from the stand-in's ring to the socket without being gathered. */
+    private static final int DIRECT_WRITE_BYTES = 16 * 1024;
     private static final int OK = 0;
     private static final int REFUSED = 1;
     /** Destination of a control frame (for the bridge, not for a rank). */
@@ -148,7 +151,8 @@ public final class NodeBridge implements AutoCloseable
         {
             throw new IllegalArgumentException("node " + node + " is not in the rank map (" + nodes + " nodes)");
         }
-        final ServerSocket server = new ServerSocket();
+        // Made through a channel: the connections it accepts move their bytes through channels.
+        final ServerSocket server = java.nio.channels.ServerSocketChannel.open().socket();
         try
         {
             server.bind(listen);
@@ -330,7 +334,7 @@ public final class NodeBridge implements AutoCloseable
         IOException last = null;
         while (System.nanoTime() - deadline < 0 && !closed)
         {
-            final Socket s = new Socket();
+            final Socket s = java.nio.channels.SocketChannel.open().socket();
             try
             {
                 s.connect(address, HANDSHAKE_TIMEOUT_MS);
@@ -646,25 +650,56 @@ public final class NodeBridge implements AutoCloseable
         /** Drains the stand-in inboxes of the peer's ranks into the socket. */
         private void send()
         {
-            final byte[] staging = new byte[STAGING_BYTES];
-            final int[] fill = new int[1];
+            final SocketChannel channel = socket.getChannel();
+            // Small frames are gathered here and written together; a large one goes straight from
+            // the stand-in's ring to the socket (no copy of ours).
+            final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
+            final ByteBuffer header = ByteBuffer.allocateDirect(FRAME_HEADER);
+            final ByteBuffer[] pair = new ByteBuffer[2];
+            final ByteBuffer[] views = new ByteBuffer[standIns.length];
+            final IOException[] failure = new IOException[1];
+            final int[] dest = new int[1];
             final ControlledMessageHandler handler = (type, buffer, index, length) ->
             {
-                final int at = fill[0];
-                if (at + FRAME_HEADER + length > staging.length)
+                try
                 {
+                    if (length <= DIRECT_WRITE_BYTES)
+                    {
+                        if (staging.remaining() < FRAME_HEADER + length)
+                        {
+                            flush(channel, staging);
+                        }
+                        staging.putInt(length).putInt(type).putInt(dest[0]);
+                        buffer.getBytes(index, staging, staging.position(), length);
+                        staging.position(staging.position() + length);
+                        return ControlledMessageHandler.Action.COMMIT;
+                    }
+                    flush(channel, staging);
+                    ByteBuffer view = views[dest[0]];
+                    if (view == null)
+                    {
+                        view = new com.sun.jna.Pointer(buffer.addressOffset()).getByteBuffer(0, buffer.capacity());
+                        views[dest[0]] = view;
+                    }
+                    header.clear();
+                    header.putInt(length).putInt(type).putInt(dest[0]).flip();
+                    view.limit(index + length).position(index);
+                    pair[0] = header;
+                    pair[1] = view;
+                    while (view.hasRemaining())
+                    {
+                        channel.write(pair);
+                    }
+                    return ControlledMessageHandler.Action.COMMIT;
+                }
+                catch (final IOException ex)
+                {
+                    failure[0] = ex;
                     return ControlledMessageHandler.Action.ABORT;
                 }
-                putInt(staging, at, length);
-                putInt(staging, at + 4, type);
-                putInt(staging, at + 8, currentDest);
-                buffer.getBytes(index, staging, at + FRAME_HEADER, length);
-                fill[0] = at + FRAME_HEADER + length;
-                return ControlledMessageHandler.Action.COMMIT;
             };
             try
             {
-                final BufferedOutputStream out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
                 int idles = 0;
                 while (!stopping)
                 {
@@ -674,31 +709,26 @@ public final class NodeBridge implements AutoCloseable
                     {
                         if (standIns[r] != null && nodeOfRank[r] == peer)
                         {
-                            currentDest = r;
+                            dest[0] = r;
                             frames += standIns[r].ring().controlledRead(handler, 64);
+                            if (failure[0] != null)
+                            {
+                                throw failure[0];
+                            }
                         }
                     }
-                    if (fill[0] > 0)
-                    {
-                        out.write(staging, 0, fill[0]);
-                        out.flush();
-                        fill[0] = 0;
-                    }
+                    flush(channel, staging);
                     byte[] c;
                     while ((c = control.peek()) != null)
                     {
-                        out.write(c);
-                        out.flush();
+                        flush(channel, ByteBuffer.wrap(c).position(c.length));
                         control.poll();
                     }
                     if (last && frames == 0)
                     {
                         // Read before the pass that found nothing: nothing is left behind.
-                        final byte[] bye = new byte[FRAME_HEADER];
-                        putInt(bye, 4, CONTROL_GOODBYE);
-                        putInt(bye, 8, CONTROL);
-                        out.write(bye);
-                        out.flush();
+                        staging.putInt(0).putInt(CONTROL_GOODBYE).putInt(CONTROL);
+                        flush(channel, staging);
                         socket.shutdownOutput();
                         return;
                     }
@@ -719,25 +749,43 @@ public final class NodeBridge implements AutoCloseable
             }
         }
 
-        private int currentDest;
+        /** Writes what {@code b} holds (from 0 to its position) and empties it. */
+        private void flush(final SocketChannel channel, final ByteBuffer b) throws IOException
+        {
+            if (b.position() == 0)
+            {
+                return;
+            }
+            b.flip();
+            while (b.hasRemaining())
+            {
+                channel.write(b);
+            }
+            b.clear();
+        }
 
         /** Writes the frames arriving from the peer into this node's inboxes, waking their ranks. */
         private void receive()
         {
+            final SocketChannel channel = socket.getChannel();
+            // What the socket gave: whole small frames are copied from here into the inbox; the rest
+            // of a large frame is read straight into its place in the inbox's ring.
+            final ByteBuffer in = ByteBuffer.allocateDirect(STAGING_BYTES);
+            in.flip();
+            final ByteBuffer[] views = new ByteBuffer[nodeOfRank.length];
             try
             {
-                final DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(),
-                    1 << 16));
-                byte[] payload = new byte[4096];
                 while (!stopping)
                 {
-                    final int length = in.readInt();
-                    final int type = in.readInt();
-                    final int dest = in.readInt();
-                    if (dest == CONTROL && length >= 0 && length <= STAGING_BYTES)
+                    fill(channel, in, FRAME_HEADER);
+                    final int length = in.getInt();
+                    final int type = in.getInt();
+                    final int dest = in.getInt();
+                    if (dest == CONTROL && length >= 0 && length <= STAGING_BYTES - FRAME_HEADER)
                     {
+                        fill(channel, in, length);
                         final byte[] body = new byte[length];
-                        in.readFully(body);
+                        in.get(body);
                         if (type == CONTROL_GOODBYE)
                         {
                             peerGone = true;
@@ -755,12 +803,7 @@ public final class NodeBridge implements AutoCloseable
                         throw new IOException("a frame for rank " + dest + " of " + length + " bytes came to node " +
                             node);
                     }
-                    if (payload.length < length)
-                    {
-                        payload = new byte[Math.max(length, payload.length * 2)];
-                    }
-                    in.readFully(payload, 0, length);
-                    deliver(dest, type, payload, length);
+                    deliver(channel, in, views, dest, type, length);
                 }
             }
             catch (final IOException ex)
@@ -769,8 +812,27 @@ public final class NodeBridge implements AutoCloseable
             }
         }
 
-        private void deliver(final int dest, final int type, final byte[] payload, final int length)
-            throws IOException
+        /** Makes {@code in} hold at least {@code n} unread bytes (n at most its capacity). */
+        private void fill(final SocketChannel channel, final ByteBuffer in, final int n) throws IOException
+        {
+            if (in.remaining() >= n)
+            {
+                return;
+            }
+            in.compact();
+            while (in.position() < n)
+            {
+                if (channel.read(in) < 0)
+                {
+                    throw new java.io.EOFException("the connection was closed");
+                }
+            }
+            in.flip();
+        }
+
+        private void deliver(
+            final SocketChannel channel, final ByteBuffer in, final ByteBuffer[] views, final int dest, final int type,
+            final int length) throws IOException
         {
             Inbox target = targets[dest];
             if (target == null)
@@ -794,7 +856,36 @@ public final class NodeBridge implements AutoCloseable
                 // The rank has not read its inbox yet: frames behind this one wait with it.
                 idles = idle(idles);
             }
-            ring.buffer().putBytes(index, payload, 0, length);
+            final AtomicBuffer b = ring.buffer();
+            final int buffered = Math.min(length, in.remaining());
+            b.putBytes(index, in, in.position(), buffered);
+            in.position(in.position() + buffered);
+            if (buffered < length)
+            {
+                ByteBuffer view = views[dest];
+                if (view == null)
+                {
+                    view = new com.sun.jna.Pointer(b.addressOffset()).getByteBuffer(0, b.capacity());
+                    views[dest] = view;
+                }
+                view.limit(index + length).position(index + buffered);
+                try
+                {
+                    while (view.hasRemaining())
+                    {
+                        if (channel.read(view) < 0)
+                        {
+                            throw new java.io.EOFException("the connection was closed inside a frame");
+                        }
+                    }
+                }
+                catch (final IOException ex)
+                {
+                    // Give the claimed space back: the rank's inbox stays readable.
+                    ring.abort(index);
+                    throw ex;
+                }
+            }
             ring.commit(index);
             target.wakeWord().wakeIfSleepingAfterClaim();
             framesIn.incrementAndGet();

@@ -178,12 +178,20 @@ public final class Rendezvous
         }
     }
 
-    private static void refuse(final Socket s) throws IOException
+    /** Tells a refused client so (if it still listens: a stranger may be gone already). */
+    private static void refuse(final Socket s)
     {
-        final DataOutputStream out = new DataOutputStream(s.getOutputStream());
-        out.writeLong(MAGIC);
-        out.writeInt(REFUSED);
-        out.flush();
+        try
+        {
+            final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            out.writeLong(MAGIC);
+            out.writeInt(REFUSED);
+            out.flush();
+        }
+        catch (final IOException ignored)
+        {
+            // nobody to tell
+        }
     }
 
     /**
