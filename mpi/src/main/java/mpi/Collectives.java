@@ -219,6 +219,11 @@ final class Collectives
                 s.barrier();
                 return;
             }
+            if (call == BlockedCall.BARRIER && comm.nodeAware())
+            {
+                NodeLevels.of(comm).barrier();
+                return;
+            }
             disseminate(comm, call);
             if (comm.isInter())
             {

@@ -58,6 +58,10 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     Info info = new Info();
     /** The collectives of this communicator, chosen when it is bound. */
     private CollectiveModule coll;
+    /** The node levels of a communicator spanning machines, once a node-aware collective made them. */
+    NodeLevels nodeLevels;
+    /** Whether node-aware collectives apply: 0 not yet known, 1 yes, -1 no. */
+    private int nodeAware;
 
     Comm(final String name)
     {
@@ -88,6 +92,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             this.peers = remote;
             this.coll = new CollectiveModule(MPI.context(), local, myRank, collContextId, false, () -> null);
         }
+    }
+
+    /** Whether this communicator's blocking collectives take two levels (see {@link NodeLevels}). */
+    final boolean nodeAware()
+    {
+        if (nodeAware == 0)
+        {
+            nodeAware = NodeLevels.applies(this) ? 1 : -1;
+        }
+        return nodeAware > 0;
     }
 
     /** Null when every member runs on one machine; else which machines, e.g. "nodes 0, 1". */

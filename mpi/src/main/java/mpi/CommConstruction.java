@@ -412,6 +412,11 @@ final class CommConstruction
     /** Gives back a created communicator's context ids and makes it null. */
     private static void release(final Comm comm)
     {
+        if (comm.nodeLevels != null)
+        {
+            comm.nodeLevels.free();
+            comm.nodeLevels = null;
+        }
         comm.coll().close();
         final ContextIds ids = MPI.context().contexts();
         MPI.forgetContexts(comm);

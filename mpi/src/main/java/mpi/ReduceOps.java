@@ -107,6 +107,11 @@ final class ReduceOps
         {
             check(recvbuf, 0, count, type);
         }
+        if (blocking && op.isCommutative() && comm.nodeAware())
+        {
+            NodeLevels.of(comm).allReduce(sendbuf, recvbuf, count, type, op, inPlace);
+            return null;
+        }
         final ShmLargeCollectives large = blocking && type.size <= comm.coll().chunkBytes() ?
             comm.coll().shmLargeFor(CollectiveOp.ALLREDUCE, sent) : null;
         if (large != null)

@@ -32,6 +32,11 @@ final class Rooted
         checkIntra(comm, "bcast");
         checkRoot(comm, root);
         final int bytes = check(buf, 0, count, type);
+        if (blocking && comm.nodeAware())
+        {
+            NodeLevels.of(comm).bcast(buf, count, type, root, comm.getRank());
+            return null;
+        }
         final boolean isRoot = comm.getRank() == root;
         final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.BCAST, bytes) : null;
         if (large != null)

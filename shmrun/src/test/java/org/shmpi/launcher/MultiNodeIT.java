@@ -75,6 +75,26 @@ class MultiNodeIT
     }
 
     @Test
+    void barrierBcastAndAllreduceSendBetweenNodesOnlyFromEachNodesFirstRank() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("node-aware", 6, 2))
+        {
+            final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SHMPI, null,
+                "org.shmpi.launcher.progs.MultiNode", "node-aware").finish(120);
+            assertArrayEquals(new int[6], o.exitCodes(), o::toString);
+            for (final int r : new int[] {1, 2, 4, 5})
+            {
+                assertTrue(o.allOut().contains("NODE-AWARE rank " + r + " across 0 within "), o::toString);
+            }
+            for (final int leader : new int[] {0, 3})
+            {
+                assertFalse(o.allOut().contains("NODE-AWARE rank " + leader + " across 0 "), o::toString);
+            }
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
     void slurmEnvironmentThreeNodes() throws Exception
     {
         try (NodeLaunch job = new NodeLaunch("slurm-three-nodes", 6, 3))

@@ -58,6 +58,48 @@ public final class MultiNode
                 }
             }
         }
+        if (mode.equals("node-aware"))
+        {
+            // Barrier, bcast and allreduce over nodes of two or more ranks: only the nodes' first
+            // ranks send between nodes (MultiNodeIT checks what each rank prints).
+            final int[] nodeOf = new int[size];
+            world.allGather(new int[] {Integer.parseInt(System.getenv().getOrDefault("SHMPI_NODE", "0"))}, 1,
+                MPI.INT, nodeOf, 1, MPI.INT);
+            // The first collective makes the levels (two splits, messages of their own).
+            world.barrier();
+            final mpi.PeerCounters before = world.getPeerCounters();
+            final long[] sentBefore = new long[size];
+            for (int r = 0; r < size; r++)
+            {
+                sentBefore[r] = before.messagesSent(r);
+            }
+            final double[] v = {rank};
+            for (int i = 0; i < 50; i++)
+            {
+                world.barrier();
+                world.bcast(v, 1, MPI.DOUBLE, i % size);
+                world.allReduce(new double[] {rank}, v, 1, MPI.DOUBLE, MPI.SUM);
+                check(v[0] == size * (size - 1) / 2.0, "allreduce " + v[0]);
+            }
+            final mpi.PeerCounters after = world.getPeerCounters();
+            long across = 0;
+            long within = 0;
+            for (int r = 0; r < size; r++)
+            {
+                final long sent = after.messagesSent(r) - sentBefore[r];
+                if (nodeOf[r] == nodeOf[rank])
+                {
+                    within += sent;
+                }
+                else
+                {
+                    across += sent;
+                }
+            }
+            System.out.println("NODE-AWARE rank " + rank + " across " + across + " within " + within);
+            MPI.Finalize();
+            return;
+        }
         if (mode.equals("rma-io"))
         {
             // Across nodes: a clear error on every rank, nothing made; within a node: they work.

@@ -1,0 +1,165 @@
+package mpi;
+
+import org.shmpi.shm.JobFile;
+
+/**
+ * The two levels of an intra-communicator whose members run on several machines, for node-aware
+ * collectives: {@link #local}, the members on this rank's node (their collectives take shared
+ * memory), and {@link #leaders}, each node's first member (lowest rank), one per node, over the
+ * bridge. Made on the first blocking collective that uses it, by every member at once (as the
+ * collective itself), with two splits of the communicator; freed with it.
+ *
+ * <p>The algorithms: barrier = node barrier, leaders' barrier, node barrier; bcast = on the
+ * root's node from the root, among the leaders from the root's node, on every other node from its
+ * leader; allreduce (commutative operations) = node reduce to the leader, leaders' allreduce,
+ * node bcast. Each rank sends at most one message between nodes per stage instead of one per
+ * round of a flat schedule. The other collectives run the flat point-to-point schedules.
+ */
+final class NodeLevels
+{
+    final Intracomm local;
+    /** The leaders' communicator on a leader, else null. */
+    final Intracomm leaders;
+    /** Per member of the communicator: its node's index among the leaders (0 = the first node). */
+    final int[] nodeIndex;
+    /** Per member: its rank in its node's communicator. */
+    final int[] localRank;
+
+    private NodeLevels(final Intracomm local, final Intracomm leaders, final int[] nodeIndex, final int[] localRank)
+    {
+        this.local = local;
+        this.leaders = leaders;
+        this.nodeIndex = nodeIndex;
+        this.localRank = localRank;
+    }
+
+    /**
+     * Whether {@code comm} gains from two levels: an intra-communicator spanning several nodes
+     * with some node holding two or more of its members. Every member computes the same.
+     */
+    static boolean applies(final Comm comm)
+    {
+        if (comm.isInter() || comm.members.length < 3)
+        {
+            return false;
+        }
+        final JobFile job = MPI.context().job();
+        final int first = job.node(comm.members[0]);
+        boolean spans = false;
+        final java.util.HashSet<Integer> seen = new java.util.HashSet<>();
+        boolean shared = false;
+        for (final int r : comm.members)
+        {
+            final int n = job.node(r);
+            spans |= n != first;
+            shared |= !seen.add(n);
+        }
+        return spans && shared;
+    }
+
+    /** The levels of {@code comm}, made now if not yet (collective over {@code comm}). */
+    static NodeLevels of(final Comm comm)
+    {
+        NodeLevels l = comm.nodeLevels;
+        if (l != null)
+        {
+            return l;
+        }
+        final JobFile job = MPI.context().job();
+        final int n = comm.members.length;
+        final int[] node = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            node[i] = job.node(comm.members[i]);
+        }
+        // Nodes numbered in the order of their first member; a node's leader is that member.
+        final java.util.LinkedHashMap<Integer, Integer> index = new java.util.LinkedHashMap<>();
+        final int[] nodeIndex = new int[n];
+        final int[] localRank = new int[n];
+        final java.util.HashMap<Integer, Integer> count = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++)
+        {
+            nodeIndex[i] = index.computeIfAbsent(node[i], k -> index.size());
+            localRank[i] = count.merge(node[i], 1, Integer::sum) - 1;
+        }
+        final Intracomm self = (Intracomm)comm;
+        final int me = comm.myRank;
+        final Intracomm local = self.split(nodeIndex[me], me);
+        final Intracomm split = self.split(localRank[me] == 0 ? 0 : MPI.UNDEFINED, nodeIndex[me]);
+        final Intracomm leaders = split == null || split.isNull() ? null : split;
+        local.setErrhandler(MPI.ERRORS_RETURN);
+        if (leaders != null)
+        {
+            leaders.setErrhandler(MPI.ERRORS_RETURN);
+        }
+        l = new NodeLevels(local, leaders, nodeIndex, localRank);
+        comm.nodeLevels = l;
+        return l;
+    }
+
+    void barrier()
+    {
+        local.barrier();
+        if (leaders != null)
+        {
+            leaders.barrier();
+        }
+        local.barrier();
+    }
+
+    void bcast(final Object buf, final int count, final Datatype type, final int root, final int me)
+    {
+        final boolean rootsNode = nodeIndex[me] == nodeIndex[root];
+        if (rootsNode && local.getSize() > 1)
+        {
+            local.bcast(buf, count, type, localRank[root]);
+        }
+        if (leaders != null && leaders.getSize() > 1)
+        {
+            leaders.bcast(buf, count, type, nodeIndex[root]);
+        }
+        if (!rootsNode && local.getSize() > 1)
+        {
+            local.bcast(buf, count, type, 0);
+        }
+    }
+
+    /** Allreduce of a commutative {@code op}: node reduce, leaders' allreduce, node bcast. */
+    void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op,
+        final boolean inPlace)
+    {
+        if (local.getSize() > 1)
+        {
+            if (inPlace)
+            {
+                local.reduce(recvbuf, count, type, op, 0);
+            }
+            else
+            {
+                local.reduce(sendbuf, recvbuf, count, type, op, 0);
+            }
+        }
+        else if (!inPlace)
+        {
+            local.reduce(sendbuf, recvbuf, count, type, op, 0);
+        }
+        if (leaders != null && leaders.getSize() > 1)
+        {
+            leaders.allReduce(recvbuf, count, type, op);
+        }
+        if (local.getSize() > 1)
+        {
+            local.bcast(recvbuf, count, type, 0);
+        }
+    }
+
+    /** Frees both levels (when their communicator is freed). */
+    void free()
+    {
+        local.free();
+        if (leaders != null)
+        {
+            leaders.free();
+        }
+    }
+}
