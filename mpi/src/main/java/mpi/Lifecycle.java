@@ -89,7 +89,7 @@ final class Lifecycle
             {
                 node = ClusterNode.fromEnvironment(config, System.getenv());
             }
-            catch (final IllegalArgumentException ex)
+            catch (final IllegalArgumentException | IllegalStateException ex)
             {
                 System.err.println("shmpi: cannot start this rank: " + ex.getMessage());
                 throw new MPIException(ErrorClass.ERR_OTHER, "cannot start this rank: " + ex.getMessage());

@@ -94,6 +94,51 @@ class MultiNodeIT
         }
     }
 
+    /** Open MPI's mpirun as the launcher on one machine: the ranks bootstrap through its PMIx server. */
+    @Test
+    void mpirunStartsTheRanksThroughPmixAndNeverAsSingletons() throws Exception
+    {
+        org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("sh", "-c", "command -v mpirun").start()
+            .waitFor() == 0, "SKIP: no mpirun (Debian: apt-get install openmpi-bin)");
+        final String flags = ShmrunHarness.run("print-flags", 60, "--print-jvm-flags").out.trim();
+        final java.util.function.Function<String, List<String>> mpirun = mode ->
+        {
+            final List<String> cmd = new java.util.ArrayList<>(List.of("mpirun", "--allow-run-as-root",
+                "--oversubscribe", "-np", "3", "java"));
+            cmd.addAll(List.of(flags.split(" ")));
+            cmd.addAll(List.of("-cp", ShmrunHarness.DIST.resolve("lib") + "/*:" + ShmrunHarness.TEST_CLASSES,
+                "org.shmpi.launcher.progs.MultiNode", mode));
+            return cmd;
+        };
+        final ProcessBuilder pb = new ProcessBuilder(mpirun.apply("all"));
+        pb.environment().keySet().removeIf(k -> k.startsWith("SHMPI_") || k.startsWith("OMPI_") ||
+            k.startsWith("SLURM") || k.startsWith("PMIX"));
+        pb.redirectErrorStream(true);
+        final Process p = pb.start();
+        final ShmrunHarness.Collector out = new ShmrunHarness.Collector(p.getInputStream());
+        out.start();
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "mpirun did not finish");
+        out.join(5_000);
+        assertEquals(0, p.exitValue(), out.text());
+        for (int r = 0; r < 3; r++)
+        {
+            assertTrue(out.text().contains("MULTINODE OK rank " + r + " of 3 node "), out.text());
+        }
+        assertEquals(3, out.text().split("shared 3\n", -1).length - 1, out.text());
+
+        pb.command(mpirun.apply("all"));
+        pb.environment().put("SHMPI_PMIX", "off");
+        final Process off = pb.start();
+        final ShmrunHarness.Collector offOut = new ShmrunHarness.Collector(off.getInputStream());
+        offOut.start();
+        assertTrue(off.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "mpirun did not finish");
+        offOut.join(5_000);
+        assertTrue(off.exitValue() != 0, offOut.text());
+        assertTrue(offOut.text().contains("shmpi: cannot start this rank: mpirun started this rank as one of 3 but " +
+            "offers no PMIx to join them (SHMPI_PMIX=off)"), offOut.text());
+        assertFalse(offOut.text().contains("MULTINODE OK"), "ranks ran as singletons: " + offOut.text());
+    }
+
     @Test
     void slurmEnvironmentThreeNodes() throws Exception
     {

@@ -294,6 +294,34 @@ class SshHostsIT
         assertNothingLeft(all);
     }
 
+    /**
+     * Open MPI's {@code mpirun} as the launcher (its orteds started over the same ssh): the ranks
+     * bootstrap through its PMIx server (JNA to libpmix), no shmpi launcher involved.
+     */
+    @Test
+    void mpirunStartsTheRanksThroughPmix() throws Exception
+    {
+        final String flags = start(List.of(ShmrunHarness.SHMRUN.toString(), "--print-jvm-flags"), Map.of())
+            .finish(SSH_TIMEOUT_SECONDS).out.trim();
+        final List<String> cmd = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--host", "node1:2,node2:2",
+            "--mca", "plm_rsh_agent", agent, "--mca", "oob_tcp_if_include", "10.77.0.0/24", "-np", "4", "java"));
+        cmd.addAll(List.of(flags.split(" ")));
+        cmd.addAll(List.of("-cp", ShmrunHarness.DIST.resolve("lib") + "/*:" + ShmrunHarness.TEST_CLASSES, MULTINODE,
+            "all"));
+        final Outcome all = start(cmd, Map.of()).finish(JOB_TIMEOUT_SECONDS);
+        assertEquals(0, all.exit, all::toString);
+        for (int rank = 0; rank < 4; rank++)
+        {
+            assertTrue(all.out.contains("MULTINODE OK rank " + rank + " of 4 node "), all::toString);
+        }
+        assertEquals(4, all.out.split("shared 2\n", -1).length - 1, all::toString);
+        for (int k = 1; k <= NODES; k++)
+        {
+            final Outcome find = ssh(k, "find /dev/shm -mindepth 1 -not -path /dev/shm/shmpi-root");
+            assertEquals("", find.out, () -> "left in the /dev/shm of a host after\n" + all + "\n" + find);
+        }
+    }
+
     @Test
     void sigtermStopsEveryRankOnEveryHost() throws Exception
     {

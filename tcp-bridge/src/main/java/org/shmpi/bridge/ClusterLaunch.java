@@ -56,6 +56,10 @@ public final class ClusterLaunch
     private final InetSocketAddress rendezvous;
     private final InetAddress bridgeHost;
     private final byte[] secret;
+    /** The launcher's PMIx server, when it started the rank through PMIx; else null. */
+    private Pmix pmix;
+    /** Per world rank: its node (filled from PMIx; null otherwise: the rendezvous tells). */
+    private int[] nodeOfRank;
 
     ClusterLaunch(
         final String launcher, final int rank, final int size, final int node, final int nodes, final int localRank,
@@ -99,14 +103,30 @@ public final class ClusterLaunch
      */
     public static ClusterLaunch fromEnvironment(final Map<String, String> env)
     {
+        if (present(env, "SHMPI_JOB_DIR"))
+        {
+            // A rank of shmrun's one-machine job (which sets Open MPI's variables too).
+            return null;
+        }
         if (present(env, NODES_ENV))
         {
             return fromShmpi(env);
+        }
+        if (present(env, "PMIX_RANK") && present(env, "PMIX_NAMESPACE") && !"off".equals(env.get(PMIX_ENV)))
+        {
+            return fromPmix(env, Pmix.connect());
         }
         if (present(env, "SLURM_PROCID") && (present(env, "SLURM_STEP_ID") || present(env, "SLURM_STEPID")))
         {
             final int size = number(env, firstPresent(env, "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"));
             return size > 1 ? fromSlurm(env, size) : null;
+        }
+        if (present(env, "OMPI_COMM_WORLD_SIZE") && number(env, "OMPI_COMM_WORLD_SIZE") > 1)
+        {
+            // Never N singletons where a launcher started N ranks.
+            throw new IllegalArgumentException("mpirun started this rank as one of " +
+                env.get("OMPI_COMM_WORLD_SIZE") + " but offers no PMIx to join them" +
+                ("off".equals(env.get(PMIX_ENV)) ? " (" + PMIX_ENV + "=off)" : ""));
         }
         return null;
     }
@@ -165,6 +185,70 @@ public final class ClusterLaunch
         final byte[] secret = hex != null && !hex.isBlank() ? hexSecret(hex) : userSecret(env, jobKey);
         return new ClusterLaunch("srun", number(env, "SLURM_PROCID"), size, node, nodes,
             number(env, "SLURM_LOCALID"), localSize, jobKey, rendezvous, bridgeHost, secret);
+    }
+
+    /** {@code off}: never bootstrap through PMIx even where the launcher offers it. */
+    public static final String PMIX_ENV = "SHMPI_PMIX";
+
+    /**
+     * From the launcher's PMIx server: rank, size, local rank and size from its job data, each
+     * rank's node from {@code PMIX_NODEID} (numbered 0.. in the order of the ids).
+     */
+    static ClusterLaunch fromPmix(final Map<String, String> env, final Pmix pmix)
+    {
+        try
+        {
+            final int size = (int)pmix.number(Pmix.RANK_WILDCARD, "pmix.job.size");
+            // A server need not tell a rank the nodes of other ranks (Open MPI 4.1's does not):
+            // every rank publishes its own, and all read them after a fence.
+            pmix.put("shmpi.nodeid", Long.toString(pmix.number(pmix.rank(), "pmix.nodeid")));
+            pmix.commitAndFence();
+            final int[] ids = new int[size];
+            for (int r = 0; r < size; r++)
+            {
+                ids[r] = Integer.parseInt(pmix.string(r, "shmpi.nodeid"));
+            }
+            final int[] distinct = java.util.Arrays.stream(ids).distinct().sorted().toArray();
+            final int[] nodeOf = new int[size];
+            for (int r = 0; r < size; r++)
+            {
+                nodeOf[r] = java.util.Arrays.binarySearch(distinct, ids[r]);
+            }
+            final int me = pmix.rank();
+            int localSize = 0;
+            for (int r = 0; r < size; r++)
+            {
+                localSize += nodeOf[r] == nodeOf[me] ? 1 : 0;
+            }
+            final int localRank = (int)pmix.number(me, "pmix.lrank");
+            final String host = env.get(BRIDGE_HOST_ENV);
+            final String pmixHost = env.get("PMIX_HOSTNAME");
+            final InetAddress bridgeHost = distinct.length == 1 ? null : host != null && !host.isBlank() ?
+                resolve(host, BRIDGE_HOST_ENV) : pmixHost != null ? resolve(pmixHost, "PMIX_HOSTNAME") : localHost();
+            final ClusterLaunch l = new ClusterLaunch("pmix", me, size, nodeOf[me], distinct.length, localRank,
+                localSize, "pmix." + pmix.nspace().replaceAll("[^A-Za-z0-9._]", "_"), null, bridgeHost,
+                new byte[NodeBridge.SECRET_LENGTH]);
+            l.pmix = pmix;
+            l.nodeOfRank = nodeOf;
+            return l;
+        }
+        catch (final RuntimeException ex)
+        {
+            pmix.finish();
+            throw ex;
+        }
+    }
+
+    /** The launcher's PMIx client, or null when the rank was not started through PMIx. */
+    Pmix pmix()
+    {
+        return pmix;
+    }
+
+    /** The node of every rank, known at start under PMIx; else null. */
+    int[] nodeOfRank()
+    {
+        return nodeOfRank == null ? null : nodeOfRank.clone();
     }
 
     /** The rendezvous port: the step's first reserved port, else one derived from the job and step ids. */

@@ -139,6 +139,12 @@ public final class ClusterNode
      */
     public void join(final Futex futex) throws IOException
     {
+        final Pmix pmix = launch.pmix();
+        if (pmix != null && launch.nodes() > 1)
+        {
+            joinThroughPmix(pmix, futex);
+            return;
+        }
         if (!launch.isNodeLeader())
         {
             return;
@@ -178,15 +184,104 @@ public final class ClusterNode
             server.close();
             throw ex;
         }
-        final int[] nodeOfRank = table.nodeOfRank();
+        openBridge(table.nodeOfRank(), table.bridges(), launch.secret(), server, futex, local);
+    }
+
+    /**
+     * Under a PMIx launcher every rank takes part: the leaders publish their bridge's address
+     * and rank 0 a fresh job secret through the server's key-value store, all ranks fence, and the
+     * leaders read the addresses back; the node of every rank is the launcher's.
+     */
+    private void joinThroughPmix(final Pmix pmix, final Futex futex) throws IOException
+    {
+        ServerSocket server = null;
+        int[] local = null;
+        try
+        {
+            if (launch.isNodeLeader())
+            {
+                local = awaitLocalRanks();
+                server = java.nio.channels.ServerSocketChannel.open().socket();
+                server.bind(new InetSocketAddress(launch.bridgeHost(), 0));
+                final InetSocketAddress at = (InetSocketAddress)server.getLocalSocketAddress();
+                pmix.put("shmpi.bridge", at.getAddress().getHostAddress() + ":" + at.getPort() + ":" +
+                    job.ringCapacity());
+            }
+            if (launch.rank() == 0)
+            {
+                final byte[] fresh = new byte[NodeBridge.SECRET_LENGTH];
+                new java.security.SecureRandom().nextBytes(fresh);
+                pmix.put("shmpi.secret", java.util.HexFormat.of().formatHex(fresh));
+            }
+            pmix.commitAndFence();
+            if (!launch.isNodeLeader())
+            {
+                return;
+            }
+            final int[] nodeOfRank = launch.nodeOfRank();
+            final InetSocketAddress[] bridges = new InetSocketAddress[launch.nodes()];
+            for (int r = 0; r < nodeOfRank.length; r++)
+            {
+                if (bridges[nodeOfRank[r]] != null)
+                {
+                    continue;
+                }
+                final String entry;
+                try
+                {
+                    entry = pmix.string(r, "shmpi.bridge");
+                }
+                catch (final IllegalStateException notALeader)
+                {
+                    continue;
+                }
+                final String[] parts = entry.split(":");
+                if (Integer.parseInt(parts[2]) != job.ringCapacity())
+                {
+                    throw new IOException("inbox ring capacity " + parts[2] + " on node " + nodeOfRank[r] + " but " +
+                        job.ringCapacity() + " here (use the same shmpi.ring.capacity everywhere)");
+                }
+                bridges[nodeOfRank[r]] = new InetSocketAddress(java.net.InetAddress.getByName(parts[0]),
+                    Integer.parseInt(parts[1]));
+            }
+            for (int n = 0; n < bridges.length; n++)
+            {
+                if (bridges[n] == null)
+                {
+                    throw new IOException("node " + n + " published no bridge address through PMIx");
+                }
+            }
+            final byte[] secret = java.util.HexFormat.of().parseHex(pmix.string(0, "shmpi.secret"));
+            final ServerSocket bound = server;
+            server = null;
+            openBridge(nodeOfRank, bridges, secret, bound, futex, local);
+        }
+        catch (final IllegalStateException ex)
+        {
+            throw new IOException(ex.getMessage(), ex);
+        }
+        finally
+        {
+            if (server != null)
+            {
+                server.close();
+            }
+        }
+    }
+
+    private void openBridge(
+        final int[] nodeOfRank, final InetSocketAddress[] bridges, final byte[] secret, final ServerSocket server,
+        final Futex futex, final int[] local) throws IOException
+    {
+        final long timeoutMs = config.initTimeoutMs();
         for (int r = 0; r < nodeOfRank.length; r++)
         {
             job.node(r, nodeOfRank[r]);
         }
-        bridge = NodeBridge.open(directory.path(), launch.node(), nodeOfRank, job.ringCapacity(), launch.secret(),
+        bridge = NodeBridge.open(directory.path(), launch.node(), nodeOfRank, job.ringCapacity(), secret,
             server, futex, this::onConnectionLost, System.err::println);
         bridge.onAbort(this::onRemoteAbort);
-        bridge.connect(table.bridges(), timeoutMs);
+        bridge.connect(bridges, timeoutMs);
         for (int r = 0; r < nodeOfRank.length; r++)
         {
             if (nodeOfRank[r] != launch.node())
@@ -350,6 +445,10 @@ public final class ClusterNode
      */
     public void leave()
     {
+        if (launch.pmix() != null)
+        {
+            launch.pmix().finish();
+        }
         if (!launch.isNodeLeader())
         {
             return;

@@ -135,8 +135,9 @@ public final class MultiNode
         }
         pointToPoint(world, rank, size);
         collectives(world, rank, size);
-        final int node = Integer.parseInt(System.getenv().getOrDefault("SHMPI_NODE",
-            System.getenv().getOrDefault("SLURM_NODEID", "0")));
+        // The launcher's word for the node; under mpirun (none), the host's name stands for it.
+        final String given = System.getenv().getOrDefault("SHMPI_NODE", System.getenv("SLURM_NODEID"));
+        final int node = given != null ? Integer.parseInt(given) : MPI.getProcessorName().hashCode() & 0x7FFFFFFF;
         final Intracomm shared = world.splitType(Comm.TYPE_SHARED, rank, null);
         final int[] nodes = new int[shared.getSize()];
         shared.allGather(new int[] {node}, 1, MPI.INT, nodes, 1, MPI.INT);
