@@ -155,6 +155,63 @@ class SlurmIT
         assertNothingLeft(hello);
     }
 
+    @Test
+    void aRankKilledOnOneNodeEndsTheJobOnEveryNodeNamingIt() throws Exception
+    {
+        final Outcome o = srunCommand(2, 4, List.of(), javaCommand(ShmrunHarness.DIST.resolve("lib") + "/*:" +
+            ShmrunHarness.TEST_CLASSES, "org.shmpi.launcher.progs.MultiNode", "die", "3"));
+        assertTrue(o.exit != 0, o::toString);
+        assertTrue(o.err.contains("shmpi: rank 3 (node 1, node2, pid ") && o.err.contains(") died; ending the job"),
+            o::toString);
+        assertNothingLeft(o);
+    }
+
+    /** scancel (what Ctrl-C to srun ends in): SIGTERM to every task; nothing may be left on any node. */
+    @Test
+    void scancelLeavesNoRankAndNoFileOnAnyNode() throws Exception
+    {
+        final String name = "slurmit-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
+        final List<String> cmd = new ArrayList<>(List.of("srun", "--job-name=" + name, "--time=" + SRUN_TIME, "-N",
+            "2", "-n", "4"));
+        cmd.addAll(List.of(javaCommand(ShmrunHarness.DIST.resolve("lib") + "/*:" + ShmrunHarness.TEST_CLASSES,
+            "org.shmpi.launcher.progs.MultiNode", "die", "99")));
+        final ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("SLURM") || k.startsWith("SHMPI_"));
+        pb.environment().put("SLURM_CONF", slurmConf);
+        final Process srun = pb.start();
+        srun.getOutputStream().close();
+        final ShmrunHarness.Collector out = new ShmrunHarness.Collector(srun.getInputStream());
+        final ShmrunHarness.Collector err = new ShmrunHarness.Collector(srun.getErrorStream());
+        out.start();
+        err.start();
+        try
+        {
+            // The ranks run allreduces until stopped: give them time to be inside MPI.
+            Thread.sleep(4_000);
+            assertTrue(srun.isAlive(), () -> "the job ended by itself: " + out.text() + err.text());
+            final ProcessBuilder scancel = new ProcessBuilder("scancel", "--name=" + name);
+            scancel.environment().put("SLURM_CONF", slurmConf);
+            assertEquals(0, scancel.redirectErrorStream(true).start().waitFor());
+            assertTrue(srun.waitFor(60, TimeUnit.SECONDS), "srun still runs 60 s after scancel");
+        }
+        finally
+        {
+            srun.destroyForcibly();
+        }
+        out.join(5_000);
+        err.join(5_000);
+        assertNothingLeft(new Outcome(String.join(" ", cmd), srun.exitValue(), out.text(), err.text()));
+    }
+
+    private static String[] javaCommand(final String classpath, final String mainClass, final String... args)
+    {
+        final List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+            "java").toString(), "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--enable-native-access=ALL-UNNAMED", "-cp", classpath, mainClass));
+        cmd.addAll(List.of(args));
+        return cmd.toArray(new String[0]);
+    }
+
     /**
      * Lists every node's {@code /dev/shm} from a task of a new step: srun's tasks live in their
      * slurmd's namespaces, so they see the very tmpfs the job's ranks used (a fresh
