@@ -12,8 +12,9 @@ import org.shmpi.shm.JobFile;
  * <p>The algorithms: barrier = node barrier, leaders' barrier, node barrier; bcast = on the
  * root's node from the root, among the leaders from the root's node, on every other node from its
  * leader; allreduce (commutative operations) = node reduce to the leader, leaders' allreduce,
- * node bcast. Each rank sends at most one message between nodes per stage instead of one per
- * round of a flat schedule. The other collectives run the flat point-to-point schedules.
+ * node bcast; allgather and gather = node gather to the leader, the leaders' allgather (gather)
+ * of whole nodes' blocks, node bcast (or the root's leader hands it the result). Only the
+ * leaders send between nodes. The other collectives run the flat point-to-point schedules.
  */
 final class NodeLevels
 {
@@ -151,6 +152,80 @@ final class NodeLevels
         {
             local.bcast(recvbuf, count, type, 0);
         }
+    }
+
+    /**
+     * Allgather (root < 0) or gather to {@code root} of one packed block of {@code sent} bytes
+     * per member: node gather to the leader, the leaders' allgather (gather to the root's node's
+     * leader) of whole nodes' blocks, then the node bcast (the leader hands the root its result).
+     * Returns every block in member order (allgather: on every member; gather: at the root, null
+     * elsewhere).
+     */
+    byte[] gatherPacked(final byte[] mine, final int sent, final int me, final int n, final int root)
+    {
+        final boolean leader = leaders != null;
+        final int localSize = local.getSize();
+        final byte[] nodeBlocks = leader ? new byte[localSize * sent] : null;
+        if (localSize > 1)
+        {
+            local.gather(mine, sent, MPI.BYTE, nodeBlocks, sent, MPI.BYTE, 0);
+        }
+        else
+        {
+            System.arraycopy(mine, 0, nodeBlocks, 0, sent);
+        }
+        final byte[] all = root < 0 || me == root || leader ? new byte[n * sent] : null;
+        if (leader)
+        {
+            final int nodes = leaders.getSize();
+            final int[] counts = new int[nodes];
+            for (int r = 0; r < n; r++)
+            {
+                counts[nodeIndex[r]] += sent;
+            }
+            final int[] displs = new int[nodes];
+            for (int k = 1; k < nodes; k++)
+            {
+                displs[k] = displs[k - 1] + counts[k - 1];
+            }
+            final byte[] byNode = new byte[n * sent];
+            if (root < 0)
+            {
+                leaders.allGatherv(nodeBlocks, nodeBlocks.length, MPI.BYTE, byNode, counts, displs, MPI.BYTE);
+            }
+            else
+            {
+                leaders.gatherv(nodeBlocks, nodeBlocks.length, MPI.BYTE, byNode, counts, displs, MPI.BYTE,
+                    nodeIndex[root]);
+            }
+            if (root < 0 || nodeIndex[root] == nodeIndex[me])
+            {
+                // Node-major (each node's members in order) to member order.
+                for (int r = 0; r < n; r++)
+                {
+                    System.arraycopy(byNode, displs[nodeIndex[r]] + localRank[r] * sent, all, r * sent, sent);
+                }
+            }
+        }
+        if (root < 0)
+        {
+            if (localSize > 1)
+            {
+                local.bcast(all, n * sent, MPI.BYTE, 0);
+            }
+        }
+        else if (nodeIndex[root] == nodeIndex[me] && localRank[root] != 0)
+        {
+            if (leader)
+            {
+                local.send(all, n * sent, MPI.BYTE, localRank[root], 0);
+            }
+            else if (me == root)
+            {
+                local.recv(all, n * sent, MPI.BYTE, 0, 0);
+            }
+        }
+        return root < 0 || me == root ? all : null;
     }
 
     /** Frees both levels (when their communicator is freed). */

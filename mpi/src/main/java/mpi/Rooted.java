@@ -96,6 +96,29 @@ final class Rooted
             final int n = comm.getSize();
             final int sent = isRoot && inPlace ? check(recvbuf, at(rtype, (long)me * rcount), rcount, rtype) :
                 check(sendbuf, 0, scount, stype);
+            if (blocking && comm.nodeAware())
+            {
+                if (isRoot && check(recvbuf, 0, n * rcount, rtype) != (long)n * sent)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: blocks of " + sent +
+                        " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                final byte[] mine = new byte[sent];
+                if (isRoot && inPlace)
+                {
+                    pack(recvbuf, at(rtype, (long)me * rcount), rtype, mine, 0, sent);
+                }
+                else
+                {
+                    pack(sendbuf, 0, stype, mine, 0, sent);
+                }
+                final byte[] all = NodeLevels.of(comm).gatherPacked(mine, sent, me, n, root);
+                if (isRoot)
+                {
+                    unpack(all, 0, n * sent, recvbuf, 0, rtype);
+                }
+                return null;
+            }
             final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.GATHER, sent) : null;
             if (large != null)
             {

@@ -80,6 +80,12 @@ public final class MultiNode
                 world.bcast(v, 1, MPI.DOUBLE, i % size);
                 world.allReduce(new double[] {rank}, v, 1, MPI.DOUBLE, MPI.SUM);
                 check(v[0] == size * (size - 1) / 2.0, "allreduce " + v[0]);
+                final int[] all = new int[2 * size];
+                world.allGather(new int[] {rank, i}, 2, MPI.INT, all, 2, MPI.INT);
+                check(all[2 * (size - 1)] == size - 1 && all[2 * size - 1] == i, "allgather " + i);
+                final int[] at = new int[2 * size];
+                world.gather(new int[] {rank, -i}, 2, MPI.INT, at, 2, MPI.INT, (i + 1) % size);
+                check(rank != (i + 1) % size || at[2 * (size - 1)] == size - 1 && at[1] == -i, "gather " + i);
             }
             final mpi.PeerCounters after = world.getPeerCounters();
             long across = 0;
