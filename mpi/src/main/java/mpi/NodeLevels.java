@@ -13,7 +13,8 @@ import org.shmpi.shm.JobFile;
  * root's node from the root, among the leaders from the root's node, on every other node from its
  * leader; allreduce (commutative operations) = node reduce to the leader, leaders' allreduce,
  * node bcast; allgather and gather = node gather to the leader, the leaders' allgather (gather)
- * of whole nodes' blocks, node bcast (or the root's leader hands it the result). Only the
+ * of whole nodes' blocks, node bcast (or the root's leader hands it the result); reduce
+ * (commutative) and scatter likewise. Only the
  * leaders send between nodes. The other collectives run the flat point-to-point schedules.
  */
 final class NodeLevels
@@ -226,6 +227,118 @@ final class NodeLevels
             }
         }
         return root < 0 || me == root ? all : null;
+    }
+
+    /**
+     * Reduce to {@code root} of packed data with a commutative reducer: node reduce to the leader
+     * (shared memory where the node's communicator has it), the leaders' reduce to the root's
+     * node, the leader hands the root the result. Returns the result at the root, null elsewhere.
+     */
+    byte[] reducePacked(final byte[] data, final int bytes, final int count, final org.shmpi.coll.Reducer r,
+        final int me, final int root)
+    {
+        final byte[] nodeResult = reduceOver(local, data, bytes, count, r, 0);
+        byte[] result = null;
+        if (leaders != null)
+        {
+            result = reduceOver(leaders, nodeResult, bytes, count, r, nodeIndex[root]);
+        }
+        if (nodeIndex[root] == nodeIndex[me] && localRank[root] != 0)
+        {
+            if (leaders != null)
+            {
+                local.send(result, bytes, MPI.BYTE, localRank[root], 0);
+            }
+            else if (me == root)
+            {
+                result = new byte[bytes];
+                local.recv(result, bytes, MPI.BYTE, 0, 0);
+            }
+        }
+        return me == root ? result : null;
+    }
+
+    /** Reduces packed data over {@code c} to its member {@code root} (the result there, null elsewhere). */
+    private static byte[] reduceOver(final Comm c, final byte[] data, final int bytes, final int count,
+        final org.shmpi.coll.Reducer r, final int root)
+    {
+        final boolean isRoot = c.getRank() == root;
+        final byte[] out = isRoot ? new byte[bytes] : null;
+        if (c.getSize() == 1)
+        {
+            System.arraycopy(data, 0, out, 0, bytes);
+            return out;
+        }
+        final org.shmpi.coll.ShmCollectives shm = c.coll().shmFor(org.shmpi.coll.CollectiveOp.REDUCE, bytes);
+        if (shm != null)
+        {
+            shm.reduce(root, data, bytes, count, r, out);
+            return out;
+        }
+        final org.shmpi.coll.Members m = c.coll().nextMembers();
+        Collectives.run(c, m, new org.shmpi.coll.Reduce(m, root, data, bytes, count, r, out, 0), "reduce", true);
+        return out;
+    }
+
+    /**
+     * Scatter from {@code root} of one packed block of {@code block} bytes per member ({@code all}
+     * at the root, in member order): the root hands its leader everything, the leaders scatter
+     * whole nodes' blocks, each node scatters its own. Returns this member's block.
+     */
+    byte[] scatterPacked(final byte[] all, final int block, final int me, final int n, final int root)
+    {
+        byte[] source = all;
+        if (nodeIndex[root] == nodeIndex[me] && localRank[root] != 0)
+        {
+            if (me == root)
+            {
+                local.send(all, n * block, MPI.BYTE, 0, 0);
+            }
+            else if (leaders != null)
+            {
+                source = new byte[n * block];
+                local.recv(source, n * block, MPI.BYTE, localRank[root], 0);
+            }
+        }
+        final int localSize = local.getSize();
+        byte[] nodeBlocks = null;
+        if (leaders != null)
+        {
+            final int nodes = leaders.getSize();
+            final int[] counts = new int[nodes];
+            for (int r = 0; r < n; r++)
+            {
+                counts[nodeIndex[r]] += block;
+            }
+            final int[] displs = new int[nodes];
+            for (int k = 1; k < nodes; k++)
+            {
+                displs[k] = displs[k - 1] + counts[k - 1];
+            }
+            byte[] byNode = null;
+            if (nodeIndex[root] == nodeIndex[me])
+            {
+                // Member order to node-major (each node's members in order).
+                byNode = new byte[n * block];
+                for (int r = 0; r < n; r++)
+                {
+                    System.arraycopy(source, r * block, byNode, displs[nodeIndex[r]] + localRank[r] * block, block);
+                }
+            }
+            nodeBlocks = new byte[localSize * block];
+            leaders.scatterv(byNode == null ? new byte[0] : byNode, counts, displs, MPI.BYTE, nodeBlocks,
+                nodeBlocks.length, MPI.BYTE, nodeIndex[root]);
+        }
+        final byte[] mine = new byte[block];
+        if (localSize > 1)
+        {
+            local.scatter(nodeBlocks, block, MPI.BYTE, mine, block, MPI.BYTE, 0);
+        }
+        else
+        {
+            System.arraycopy(nodeBlocks, 0, mine, 0, block);
+        }
+        return mine;
     }
 
     /** Frees both levels (when their communicator is freed). */

@@ -44,6 +44,16 @@ final class ReduceOps
         {
             check(recvbuf, 0, count, type);
         }
+        if (blocking && op.isCommutative() && comm.nodeAware())
+        {
+            final byte[] data = packed(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
+            final byte[] result = NodeLevels.of(comm).reducePacked(data, sent, count, r, comm.getRank(), root);
+            if (isRoot)
+            {
+                unpack(result, 0, sent, recvbuf, 0, type);
+            }
+            return null;
+        }
         final ShmLargeCollectives large = blocking && type.size <= comm.coll().chunkBytes() ?
             comm.coll().shmLargeFor(CollectiveOp.REDUCE, sent) : null;
         if (large != null)

@@ -222,6 +222,21 @@ final class Rooted
             final boolean isRoot = me == root;
             final int block = isRoot ? check(sendbuf, 0, n * scount, stype) / Math.max(1, n) :
                 check(recvbuf, 0, rcount, rtype);
+            if (blocking && comm.nodeAware())
+            {
+                if (isRoot && !inPlace && check(recvbuf, 0, rcount, rtype) != block)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: blocks of " + block +
+                        " bytes for a receive buffer of " + rcount + " items of " + rtype.getName());
+                }
+                final byte[] all = isRoot ? packed(sendbuf, 0, n * scount, stype) : null;
+                final byte[] mine = NodeLevels.of(comm).scatterPacked(all, block, me, n, root);
+                if (!(isRoot && inPlace))
+                {
+                    unpack(mine, 0, block, recvbuf, 0, rtype);
+                }
+                return null;
+            }
             final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.SCATTER,
                 (long)n * block) : null;
             if (large != null)

@@ -86,6 +86,12 @@ public final class MultiNode
                 final int[] at = new int[2 * size];
                 world.gather(new int[] {rank, -i}, 2, MPI.INT, at, 2, MPI.INT, (i + 1) % size);
                 check(rank != (i + 1) % size || at[2 * (size - 1)] == size - 1 && at[1] == -i, "gather " + i);
+                final double[] max = new double[1];
+                world.reduce(new double[] {rank + i}, max, 1, MPI.DOUBLE, MPI.MAX, (i + 2) % size);
+                check(rank != (i + 2) % size || max[0] == size - 1 + i, "reduce " + i + ": " + max[0]);
+                final int[] piece = new int[2];
+                world.scatter(all, 2, MPI.INT, piece, 2, MPI.INT, (i + 3) % size);
+                check(piece[0] == rank && piece[1] == i, "scatter " + i + ": " + piece[0] + "," + piece[1]);
             }
             final mpi.PeerCounters after = world.getPeerCounters();
             long across = 0;
