@@ -137,6 +137,18 @@ final class Exchanges
         {
             final int n = comm.getSize();
             final int sent = check(sendbuf, 0, n * scount, stype);
+            if (blocking && comm.nodeAware())
+            {
+                if (check(recvbuf, 0, n * rcount, rtype) != sent)
+                {
+                    throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sent / Math.max(1, n) +
+                        " bytes per block sent, receive blocks of " + rcount + " items of " + rtype.getName());
+                }
+                final byte[] result = NodeLevels.of(comm).allToAllPacked(packed(sendbuf, 0, n * scount, stype),
+                    sent / n, comm.getRank(), n);
+                unpack(result, 0, sent, recvbuf, 0, rtype);
+                return null;
+            }
             final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.ALLTOALL, sent) : null;
             if (large != null)
             {

@@ -14,7 +14,8 @@ import org.shmpi.shm.JobFile;
  * leader; allreduce (commutative operations) = node reduce to the leader, leaders' allreduce,
  * node bcast; allgather and gather = node gather to the leader, the leaders' allgather (gather)
  * of whole nodes' blocks, node bcast (or the root's leader hands it the result); reduce
- * (commutative) and scatter likewise. Only the
+ * (commutative) and scatter likewise; alltoall = node gather, one exchange per node pair among
+ * the leaders, node scatter. Only the
  * leaders send between nodes. The other collectives run the flat point-to-point schedules.
  */
 final class NodeLevels
@@ -339,6 +340,101 @@ final class NodeLevels
             System.arraycopy(nodeBlocks, 0, mine, 0, block);
         }
         return mine;
+    }
+
+    /**
+     * Alltoall of packed blocks ({@code mine}: n blocks of {@code block} bytes, by destination):
+     * the node's members hand their blocks to the leader, the leaders exchange one message per
+     * node pair (every block from one node to the other), each leader hands its members theirs.
+     * Returns n blocks by source.
+     */
+    byte[] allToAllPacked(final byte[] mine, final int block, final int me, final int n)
+    {
+        final int localSize = local.getSize();
+        final int row = n * block;
+        byte[] fromMembers = null;
+        if (leaders != null)
+        {
+            fromMembers = new byte[localSize * row];
+        }
+        if (localSize > 1)
+        {
+            local.gather(mine, row, MPI.BYTE, fromMembers, row, MPI.BYTE, 0);
+        }
+        else
+        {
+            System.arraycopy(mine, 0, fromMembers, 0, row);
+        }
+        byte[] toMembers = null;
+        if (leaders != null)
+        {
+            final int nodes = leaders.getSize();
+            final int[] sizeOf = new int[nodes];
+            final int[][] membersOf = new int[nodes][];
+            for (int r = 0; r < n; r++)
+            {
+                sizeOf[nodeIndex[r]]++;
+            }
+            for (int k = 0; k < nodes; k++)
+            {
+                membersOf[k] = new int[sizeOf[k]];
+            }
+            for (int r = 0; r < n; r++)
+            {
+                membersOf[nodeIndex[r]][localRank[r]] = r;
+            }
+            final int[] sendCounts = new int[nodes];
+            final int[] recvCounts = new int[nodes];
+            final int[] sendDispls = new int[nodes];
+            final int[] recvDispls = new int[nodes];
+            for (int k = 0; k < nodes; k++)
+            {
+                sendCounts[k] = localSize * sizeOf[k] * block;
+                recvCounts[k] = sizeOf[k] * localSize * block;
+                if (k > 0)
+                {
+                    sendDispls[k] = sendDispls[k - 1] + sendCounts[k - 1];
+                    recvDispls[k] = recvDispls[k - 1] + recvCounts[k - 1];
+                }
+            }
+            // To node k: for each member l here, for each member d there, l's block for d.
+            final byte[] out = new byte[localSize * row];
+            for (int k = 0; k < nodes; k++)
+            {
+                int at = sendDispls[k];
+                for (int l = 0; l < localSize; l++)
+                {
+                    for (final int d : membersOf[k])
+                    {
+                        System.arraycopy(fromMembers, l * row + d * block, out, at, block);
+                        at += block;
+                    }
+                }
+            }
+            final byte[] in = new byte[localSize * row];
+            leaders.allToAllv(out, sendCounts, sendDispls, MPI.BYTE, in, recvCounts, recvDispls, MPI.BYTE);
+            // From node k: for each member s there, for each member d here, s's block for d.
+            toMembers = new byte[localSize * row];
+            for (int r = 0; r < n; r++)
+            {
+                final int k = nodeIndex[r];
+                for (int d = 0; d < localSize; d++)
+                {
+                    System.arraycopy(in, recvDispls[k] + (localRank[r] * localSize + d) * block, toMembers,
+                        d * row + r * block, block);
+                }
+            }
+        }
+        final byte[] result = new byte[row];
+        if (localSize > 1)
+        {
+            local.scatter(toMembers, row, MPI.BYTE, result, row, MPI.BYTE, 0);
+        }
+        else
+        {
+            System.arraycopy(toMembers, 0, result, 0, row);
+        }
+        return result;
     }
 
     /** Frees both levels (when their communicator is freed). */

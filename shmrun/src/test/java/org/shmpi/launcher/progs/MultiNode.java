@@ -92,6 +92,17 @@ public final class MultiNode
                 final int[] piece = new int[2];
                 world.scatter(all, 2, MPI.INT, piece, 2, MPI.INT, (i + 3) % size);
                 check(piece[0] == rank && piece[1] == i, "scatter " + i + ": " + piece[0] + "," + piece[1]);
+                final int[] to = new int[size];
+                final int[] from = new int[size];
+                for (int d = 0; d < size; d++)
+                {
+                    to[d] = rank * 1000 + d + i;
+                }
+                world.allToAll(to, 1, MPI.INT, from, 1, MPI.INT);
+                for (int src = 0; src < size; src++)
+                {
+                    check(from[src] == src * 1000 + rank + i, "alltoall " + i + " from " + src + ": " + from[src]);
+                }
             }
             final mpi.PeerCounters after = world.getPeerCounters();
             long across = 0;
