@@ -179,17 +179,8 @@ final class NodeLevels
         final byte[] all = root < 0 || me == root || leader ? new byte[n * sent] : null;
         if (leader)
         {
-            final int nodes = leaders.getSize();
-            final int[] counts = new int[nodes];
-            for (int r = 0; r < n; r++)
-            {
-                counts[nodeIndex[r]] += sent;
-            }
-            final int[] displs = new int[nodes];
-            for (int k = 1; k < nodes; k++)
-            {
-                displs[k] = displs[k - 1] + counts[k - 1];
-            }
+            final int[] counts = nodeBytes(sent);
+            final int[] displs = Collectives.prefix(counts);
             final byte[] byNode = new byte[n * sent];
             if (root < 0)
             {
@@ -305,17 +296,8 @@ final class NodeLevels
         byte[] nodeBlocks = null;
         if (leaders != null)
         {
-            final int nodes = leaders.getSize();
-            final int[] counts = new int[nodes];
-            for (int r = 0; r < n; r++)
-            {
-                counts[nodeIndex[r]] += block;
-            }
-            final int[] displs = new int[nodes];
-            for (int k = 1; k < nodes; k++)
-            {
-                displs[k] = displs[k - 1] + counts[k - 1];
-            }
+            final int[] counts = nodeBytes(block);
+            final int[] displs = Collectives.prefix(counts);
             byte[] byNode = null;
             if (nodeIndex[root] == nodeIndex[me])
             {
@@ -435,6 +417,17 @@ final class NodeLevels
             System.arraycopy(toMembers, 0, result, 0, row);
         }
         return result;
+    }
+
+    /** Bytes of each node's blocks, nodes in order, at {@code block} bytes per member. */
+    private int[] nodeBytes(final int block)
+    {
+        final int[] counts = new int[leaders.getSize()];
+        for (final int k : nodeIndex)
+        {
+            counts[k] += block;
+        }
+        return counts;
     }
 
     /** Frees both levels (when their communicator is freed). */
