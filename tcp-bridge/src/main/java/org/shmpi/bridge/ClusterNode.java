@@ -161,7 +161,7 @@ public final class ClusterNode
         final Rendezvous.Table table;
         try
         {
-            server.bind(new InetSocketAddress(launch.bridgeHost(), 0));
+            server.bind(new InetSocketAddress(launch.bridgeHost(), 0), NodeBridge.BACKLOG);
             final Rendezvous.Entry own = new Rendezvous.Entry(launch.node(),
                 (InetSocketAddress)server.getLocalSocketAddress(), job.ringCapacity(), local);
             if (launch.node() == 0)
@@ -169,7 +169,7 @@ public final class ClusterNode
                 try (ServerSocket rv = new ServerSocket())
                 {
                     rv.setReuseAddress(true);
-                    rv.bind(launch.rendezvous());
+                    rv.bind(launch.rendezvous(), NodeBridge.BACKLOG);
                     table = Rendezvous.serve(rv, launch.nodes(), launch.size(), launch.secret(), own, timeoutMs,
                         System.err::println);
                 }
@@ -202,7 +202,7 @@ public final class ClusterNode
             {
                 local = awaitLocalRanks();
                 server = java.nio.channels.ServerSocketChannel.open().socket();
-                server.bind(new InetSocketAddress(launch.bridgeHost(), 0));
+                server.bind(new InetSocketAddress(launch.bridgeHost(), 0), NodeBridge.BACKLOG);
                 final InetSocketAddress at = (InetSocketAddress)server.getLocalSocketAddress();
                 pmix.put("shmpi.bridge", at.getAddress().getHostAddress() + ":" + at.getPort() + ":" +
                     job.ringCapacity());

@@ -65,6 +65,8 @@ public final class NodeBridge implements AutoCloseable
     private static final int DIRECT_WRITE_BYTES = 16 * 1024;
     private static final int OK = 0;
     private static final int REFUSED = 1;
+    /** Connections a listening socket holds before they are accepted (every other node may dial at once). */
+    static final int BACKLOG = 1024;
     /** Destination of a control frame (for the bridge, not for a rank). */
     static final int CONTROL = -1;
     /** Control frame: the sending node has finished; nothing more comes from it. */
@@ -155,7 +157,7 @@ public final class NodeBridge implements AutoCloseable
         final ServerSocket server = java.nio.channels.ServerSocketChannel.open().socket();
         try
         {
-            server.bind(listen);
+            server.bind(listen, BACKLOG);
         }
         catch (final IOException ex)
         {
@@ -698,6 +700,9 @@ public final class NodeBridge implements AutoCloseable
                     return ControlledMessageHandler.Action.ABORT;
                 }
             };
+            final int[] peerRanks = java.util.stream.IntStream.range(0, standIns.length)
+                .filter(r -> standIns[r] != null && nodeOfRank[r] == peer).toArray();
+            int first = 0;
             try
             {
                 int idles = 0;
@@ -705,18 +710,19 @@ public final class NodeBridge implements AutoCloseable
                 {
                     final boolean last = finishing;
                     int frames = 0;
-                    for (int r = 0; r < standIns.length; r++)
+                    // The peer's ranks only, from a different one each pass: none waits behind the
+                    // others when the staging buffer fills.
+                    for (int i = 0; i < peerRanks.length; i++)
                     {
-                        if (standIns[r] != null && nodeOfRank[r] == peer)
+                        final int r = peerRanks[(first + i) % peerRanks.length];
+                        dest[0] = r;
+                        frames += standIns[r].ring().controlledRead(handler, 64);
+                        if (failure[0] != null)
                         {
-                            dest[0] = r;
-                            frames += standIns[r].ring().controlledRead(handler, 64);
-                            if (failure[0] != null)
-                            {
-                                throw failure[0];
-                            }
+                            throw failure[0];
                         }
                     }
+                    first = peerRanks.length == 0 ? 0 : (first + 1) % peerRanks.length;
                     flush(channel, staging);
                     byte[] c;
                     while ((c = control.peek()) != null)
