@@ -109,6 +109,9 @@ class NodeBridgeTest
         {
             ctx.progress().await(r);
         }
+        // The sends read their direct buffers by address until they complete: keep those buffers
+        // (and their memory) alive until then, or a collector frees them under a running stream.
+        java.lang.ref.Reference.reachabilityFence(keep);
         for (final Object[] c : checks)
         {
             final int peer = (Integer)c[1];
