@@ -37,6 +37,8 @@ public final class Inbox implements AutoCloseable
     private final Segment segment;
     private final ManyToOneRingBuffer ring;
     private final WakeWord wakeWord;
+    /** A producer's mapping of the stand-in whose wake word is this forwarded inbox's doorbell; else null. */
+    private final Segment doorbell;
     private final boolean forwarded;
     private boolean closed;
 
@@ -49,10 +51,26 @@ public final class Inbox implements AutoCloseable
         this.segment = segment;
         this.ring = new ManyToOneRingBuffer(
             new UnsafeBuffer(segment.buffer(), RING_OFFSET, capacity + RingBufferDescriptor.TRAILER_LENGTH));
-        this.wakeWord = new WakeWord(segment.buffer(), WAKE_WORD_OFFSET, futex);
-        // Plain load: written before the version word, which create() published and open() read
+        // Plain loads: written before the version word, which create() published and open() read
         // with acquire.
         this.forwarded = segment.buffer().getInt(FORWARDED_OFFSET) != 0;
+        final int bell = segment.buffer().getInt(DOORBELL_OFFSET) - 1;
+        Segment d = null;
+        if (forwarded && bell >= 0 && bell != segment.creatorRank() && !segment.isCreator())
+        {
+            // A stand-in of a rank on another node: its producers ring the bridge thread's doorbell,
+            // the wake word of the first stand-in of that node (the bridge made it first).
+            try
+            {
+                d = manager.open(SegmentKind.INBOX, SegmentNames.inbox(bell), bell, System.nanoTime());
+            }
+            catch (final IOException ex)
+            {
+                throw new java.io.UncheckedIOException("the doorbell stand-in of rank " + bell + " is missing", ex);
+            }
+        }
+        this.doorbell = d;
+        this.wakeWord = new WakeWord(d != null ? d.buffer() : segment.buffer(), WAKE_WORD_OFFSET, futex);
     }
 
     /**
@@ -63,7 +81,7 @@ public final class Inbox implements AutoCloseable
     public static Inbox create(final SegmentManager manager, final int capacity, final Futex futex)
         throws IOException
     {
-        return create(manager, false, SegmentNames.inbox(manager.rank()), capacity, futex, false);
+        return create(manager, false, SegmentNames.inbox(manager.rank()), capacity, futex, Integer.MIN_VALUE);
     }
 
     /** Peer: maps the inbox of {@code ownerRank} now (no waiting) and checks it. */
@@ -91,7 +109,7 @@ public final class Inbox implements AutoCloseable
         final Path path, final int ownerRank, final long ownerPid, final int capacity, final Futex futex)
         throws IOException
     {
-        return create(path, ownerRank, ownerPid, capacity, futex, false);
+        return create(path, ownerRank, ownerPid, capacity, futex, Integer.MIN_VALUE);
     }
 
     /**
@@ -103,12 +121,25 @@ public final class Inbox implements AutoCloseable
         final Path path, final int ownerRank, final long bridgePid, final int capacity, final Futex futex)
         throws IOException
     {
-        return create(path, ownerRank, bridgePid, capacity, futex, true);
+        return create(path, ownerRank, bridgePid, capacity, futex, -1);
     }
 
+    /**
+     * As {@link #createForwarded(Path, int, long, int, Futex)}, its producers waking the wake word
+     * of the stand-in of {@code doorbellRank} (created before this one, in the same directory):
+     * the bridge thread that forwards several stand-ins sleeps on one word.
+     */
+    public static Inbox createForwarded(
+        final Path path, final int ownerRank, final long bridgePid, final int capacity, final Futex futex,
+        final int doorbellRank) throws IOException
+    {
+        return create(path, ownerRank, bridgePid, capacity, futex, doorbellRank);
+    }
+
+    /** {@code doorbell}: {@link Integer#MIN_VALUE} not forwarded; -1 forwarded, its own wake word; else the rank. */
     private static Inbox create(
         final Path path, final int ownerRank, final long ownerPid, final int capacity, final Futex futex,
-        final boolean forwarded) throws IOException
+        final int doorbell) throws IOException
     {
         checkCapacity(capacity);
         final long startMillis = ownerPid == ProcessHandle.current().pid() ?
@@ -117,7 +148,7 @@ public final class Inbox implements AutoCloseable
             startMillis, 0, true);
         try
         {
-            return create(own, true, path.getFileName().toString(), capacity, futex, forwarded);
+            return create(own, true, path.getFileName().toString(), capacity, futex, doorbell);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -147,13 +178,14 @@ public final class Inbox implements AutoCloseable
 
     private static Inbox create(
         final SegmentManager manager, final boolean ownsManager, final String name, final int capacity,
-        final Futex futex, final boolean forwarded) throws IOException
+        final Futex futex, final int doorbell) throws IOException
     {
         final Segment segment = manager.create(SegmentKind.INBOX, name, payloadLength(capacity),
             SegmentManager.TOUCH_PAGES, payload ->
             {
                 payload.putInt(CAPACITY_OFFSET, capacity);
-                payload.putInt(FORWARDED_OFFSET, forwarded ? 1 : 0);
+                payload.putInt(FORWARDED_OFFSET, doorbell != Integer.MIN_VALUE ? 1 : 0);
+                payload.putInt(DOORBELL_OFFSET, doorbell >= 0 ? doorbell + 1 : 0);
             });
         return new Inbox(manager, ownsManager, segment, capacity, futex);
     }
@@ -234,6 +266,10 @@ public final class Inbox implements AutoCloseable
             return;
         }
         closed = true;
+        if (doorbell != null)
+        {
+            manager.release(doorbell);
+        }
         if (segment.isCreator())
         {
             manager.remove(segment);

@@ -23,6 +23,8 @@ import org.shmpi.shm.segment.SegmentHeaderDescriptor;
  *  +---------------------------------------------------------------+
  *  |                         Forwarded (0 or 1)                    | 132 creator, before the version
  *  +---------------------------------------------------------------+
+ *  |                         Doorbell rank + 1 (forwarded)         | 136 creator, before the version
+ *  +---------------------------------------------------------------+
  *  |                         ... pad to 256 ...                    |
  *  +---------------------------------------------------------------+
  *  |                         Wake word (owner sleeps, peers wake)  | 256 owner: volatile store;
@@ -47,6 +49,12 @@ public final class InboxDescriptor
      * producers must not send it addresses of shared memory or of their own process.
      */
     public static final int FORWARDED_OFFSET = 4;
+    /**
+     * Payload offset of a forwarded inbox's doorbell (int, written by the creator before
+     * publication): 1 + the rank whose stand-in's wake word its producers wake, the one the bridge
+     * thread that forwards it sleeps on; 0 for an inbox's own wake word.
+     */
+    public static final int DOORBELL_OFFSET = 8;
     /** Payload offset of the wake word (see {@link org.shmpi.shm.WakeWord}). */
     public static final int WAKE_WORD_OFFSET = 2 * CACHE_LINE_LENGTH;
     /** Payload offset of the Agrona ring buffer. */

@@ -86,6 +86,7 @@ class InboxDescriptorTest
             new Row("Segment header (" + HEADER_LENGTH + " bytes)", 0),
             new Row("Ring capacity", HEADER_LENGTH + CAPACITY_OFFSET),
             new Row("Forwarded (0 or 1)", HEADER_LENGTH + FORWARDED_OFFSET),
+            new Row("Doorbell rank + 1 (forwarded)", HEADER_LENGTH + DOORBELL_OFFSET),
             new Row("Wake word (owner sleeps, peers wake)", HEADER_LENGTH + WAKE_WORD_OFFSET),
             new Row("Ring: capacity bytes + trailer", HEADER_LENGTH + RING_OFFSET)), LayoutDiagram.absoluteRows(doc));
         final String text = String.join("\n", doc);

@@ -256,4 +256,37 @@ class InboxTest
             .contains("too short"));
         assertThrows(IOException.class, () -> Inbox.open(dir.resolve("missing"), 0, futex));
     }
+
+    /**
+     * Stand-ins of one remote node share a doorbell: a producer of the second wakes the wake word of
+     * the first, which the bridge thread that forwards both sleeps on; the second's own word is left
+     * alone. A plain inbox and the first stand-in keep their own words.
+     */
+    @Test
+    void standInsOfOneNodeRingTheFirstOnesWakeWord() throws Exception
+    {
+        final long pid = ProcessHandle.current().pid();
+        final Inbox first = track(Inbox.createForwarded(dir.resolve(SegmentNames.inbox(4)), 4, pid, CAPACITY, futex,
+            4));
+        final Inbox second = track(Inbox.createForwarded(dir.resolve(SegmentNames.inbox(7)), 7, pid, CAPACITY, futex,
+            4));
+        assertTrue(first.isForwarded() && second.isForwarded());
+        final Inbox producer = track(Inbox.open(dir.resolve(SegmentNames.inbox(7)), 7, futex));
+        first.wakeWord().prepareSleep();
+        second.wakeWord().prepareSleep();
+        producer.wakeWord().wakeIfSleeping();
+        assertFalse(first.wakeWord().isSleeping(), "the doorbell was rung");
+        assertTrue(second.wakeWord().isSleeping(), "the second stand-in's own word is not the doorbell");
+        second.wakeWord().awake();
+        final Inbox producerOfFirst = track(Inbox.open(dir.resolve(SegmentNames.inbox(4)), 4, futex));
+        first.wakeWord().prepareSleep();
+        producerOfFirst.wakeWord().wakeIfSleeping();
+        assertFalse(first.wakeWord().isSleeping(), "the first stand-in's producers ring its own word");
+        final Inbox plain = track(Inbox.create(dir.resolve(SegmentNames.inbox(9)), 9, pid, CAPACITY, futex));
+        final Inbox peer = track(Inbox.open(dir.resolve(SegmentNames.inbox(9)), 9, futex));
+        assertFalse(plain.isForwarded());
+        plain.wakeWord().prepareSleep();
+        peer.wakeWord().wakeIfSleeping();
+        assertFalse(plain.wakeWord().isSleeping(), "a plain inbox's producers ring its owner");
+    }
 }

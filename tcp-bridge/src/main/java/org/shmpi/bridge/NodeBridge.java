@@ -27,6 +27,7 @@ import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.shmpi.ring.Inbox;
 import org.shmpi.shm.Futex;
+import org.shmpi.shm.WakeWord;
 import org.shmpi.shm.segment.SegmentNames;
 
 /**
@@ -67,6 +68,10 @@ public final class NodeBridge implements AutoCloseable
     private static final int REFUSED = 1;
     /** Connections a listening socket holds before they are accepted (every other node may dial at once). */
     static final int BACKLOG = 1024;
+    /** Idle passes of a sending thread before it sleeps on its doorbell. */
+    private static final int SLEEP_AFTER_IDLES = 2_000;
+    /** Longest sleep on the doorbell (bounds what a missed ring costs). */
+    private static final long DOORBELL_SLEEP_NS = 1_000_000;
     /** Destination of a control frame (for the bridge, not for a rank). */
     static final int CONTROL = -1;
     /** Control frame: the sending node has finished; nothing more comes from it. */
@@ -192,12 +197,19 @@ public final class NodeBridge implements AutoCloseable
         final long pid = ProcessHandle.current().pid();
         try
         {
+            // The first stand-in of each other node carries the doorbell its node's stand-ins ring.
+            final int[] firstOf = new int[nodes];
+            java.util.Arrays.fill(firstOf, -1);
             for (int r = 0; r < nodeOfRank.length; r++)
             {
                 if (nodeOfRank[r] != node)
                 {
+                    if (firstOf[nodeOfRank[r]] < 0)
+                    {
+                        firstOf[nodeOfRank[r]] = r;
+                    }
                     standIns[r] = Inbox.createForwarded(jobDir.resolve(SegmentNames.inbox(r)), r, pid, ringCapacity,
-                        futex);
+                        futex, firstOf[nodeOfRank[r]]);
                 }
             }
             final NodeBridge bridge = new NodeBridge(jobDir, node, nodeOfRank.clone(), secret.clone(), futex,
@@ -292,6 +304,7 @@ public final class NodeBridge implements AutoCloseable
         for (final Link l : open)
         {
             l.control.add(frame);
+            l.ring();
         }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         for (final Link l : open)
@@ -480,6 +493,7 @@ public final class NodeBridge implements AutoCloseable
         for (final Link l : open)
         {
             l.finishing = true;
+            l.ring();
         }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GOODBYE_TIMEOUT_MS);
         for (final Link l : open)
@@ -580,6 +594,8 @@ public final class NodeBridge implements AutoCloseable
         /** Encoded control frames, written by the outbound thread after the data it holds. */
         final ConcurrentLinkedQueue<byte[]> control = new ConcurrentLinkedQueue<>();
         private volatile boolean stopping;
+        /** The wake word the sending thread sleeps on when idle (the first stand-in's); null before it runs. */
+        private volatile WakeWord doorbell;
         /** This node finishes: drain, say goodbye, stop sending. */
         volatile boolean finishing;
         /** The peer said goodbye: its end closing is no failure. */
@@ -616,9 +632,20 @@ public final class NodeBridge implements AutoCloseable
             }
         }
 
+        /** Wakes the sending thread if it sleeps on the doorbell. */
+        void ring()
+        {
+            final WakeWord bell = doorbell;
+            if (bell != null)
+            {
+                bell.wakeIfSleeping();
+            }
+        }
+
         void stop()
         {
             stopping = true;
+            ring();
             closeQuietly(socket);
             try
             {
@@ -702,6 +729,8 @@ public final class NodeBridge implements AutoCloseable
             };
             final int[] peerRanks = java.util.stream.IntStream.range(0, standIns.length)
                 .filter(r -> standIns[r] != null && nodeOfRank[r] == peer).toArray();
+            final WakeWord bell = peerRanks.length == 0 ? null : standIns[peerRanks[0]].wakeWord();
+            doorbell = bell;
             int first = 0;
             try
             {
@@ -743,9 +772,13 @@ public final class NodeBridge implements AutoCloseable
                         framesOut.addAndGet(frames);
                         idles = 0;
                     }
-                    else
+                    else if (idles < SLEEP_AFTER_IDLES || bell == null)
                     {
                         idles = idle(idles);
+                    }
+                    else
+                    {
+                        sleepOnDoorbell(bell, peerRanks);
                     }
                 }
             }
@@ -753,6 +786,25 @@ public final class NodeBridge implements AutoCloseable
             {
                 lost(ex);
             }
+        }
+
+        /**
+         * Nothing to send for a while: sleeps until a rank rings the doorbell after writing into
+         * a stand-in of the peer (or a control frame, the end), at most {@value #DOORBELL_SLEEP_NS} ns.
+         */
+        private void sleepOnDoorbell(final WakeWord bell, final int[] peerRanks)
+        {
+            bell.prepareSleep();
+            boolean pending = stopping || finishing || !control.isEmpty();
+            for (int i = 0; i < peerRanks.length && !pending; i++)
+            {
+                pending = standIns[peerRanks[i]].hasPending();
+            }
+            if (!pending)
+            {
+                bell.sleep(DOORBELL_SLEEP_NS);
+            }
+            bell.awake();
         }
 
         /** Writes what {@code b} holds (from 0 to its position) and empties it. */
