@@ -168,14 +168,7 @@ final class NodeLevels
         final boolean leader = leaders != null;
         final int localSize = local.getSize();
         final byte[] nodeBlocks = leader ? new byte[localSize * sent] : null;
-        if (localSize > 1)
-        {
-            local.gather(mine, sent, MPI.BYTE, nodeBlocks, sent, MPI.BYTE, 0);
-        }
-        else
-        {
-            System.arraycopy(mine, 0, nodeBlocks, 0, sent);
-        }
+        local.gather(mine, sent, MPI.BYTE, nodeBlocks, sent, MPI.BYTE, 0);
         final byte[] all = root < 0 || me == root || leader ? new byte[n * sent] : null;
         if (leader)
         {
@@ -313,14 +306,7 @@ final class NodeLevels
                 nodeBlocks.length, MPI.BYTE, nodeIndex[root]);
         }
         final byte[] mine = new byte[block];
-        if (localSize > 1)
-        {
-            local.scatter(nodeBlocks, block, MPI.BYTE, mine, block, MPI.BYTE, 0);
-        }
-        else
-        {
-            System.arraycopy(nodeBlocks, 0, mine, 0, block);
-        }
+        local.scatter(nodeBlocks, block, MPI.BYTE, mine, block, MPI.BYTE, 0);
         return mine;
     }
 
@@ -339,14 +325,7 @@ final class NodeLevels
         {
             fromMembers = new byte[localSize * row];
         }
-        if (localSize > 1)
-        {
-            local.gather(mine, row, MPI.BYTE, fromMembers, row, MPI.BYTE, 0);
-        }
-        else
-        {
-            System.arraycopy(mine, 0, fromMembers, 0, row);
-        }
+        local.gather(mine, row, MPI.BYTE, fromMembers, row, MPI.BYTE, 0);
         byte[] toMembers = null;
         if (leaders != null)
         {
@@ -408,14 +387,7 @@ final class NodeLevels
             }
         }
         final byte[] result = new byte[row];
-        if (localSize > 1)
-        {
-            local.scatter(toMembers, row, MPI.BYTE, result, row, MPI.BYTE, 0);
-        }
-        else
-        {
-            System.arraycopy(toMembers, 0, result, 0, row);
-        }
+        local.scatter(toMembers, row, MPI.BYTE, result, row, MPI.BYTE, 0);
         return result;
     }
 
