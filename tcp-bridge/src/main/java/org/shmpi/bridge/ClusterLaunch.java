@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -349,7 +348,7 @@ public final class ClusterLaunch
                     // Several ranks may make it at once: the first move wins, the others read it.
                     Files.createLink(file, tmp);
                 }
-                catch (final FileAlreadyExistsException | AtomicMoveNotSupportedException ignore)
+                catch (final FileAlreadyExistsException ignore)
                 {
                     // another rank made it first
                 }
