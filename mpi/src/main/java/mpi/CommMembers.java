@@ -48,4 +48,10 @@ final class CommMembers implements WindowMembers, FileMembers
         comm.allGather(mine, mine.length, MPI.LONG, all, mine.length, MPI.LONG);
         return all;
     }
+
+    @Override
+    public boolean sharesMemory()
+    {
+        return comm.nodesSpanned() == null;
+    }
 }

@@ -17,4 +17,13 @@ public interface FileMembers
 
     /** Every member's {@code mine} (all of one length), member after member. */
     long[] allgather(long[] mine);
+
+    /**
+     * Whether every member can map every other's shared memory (all run on one machine); else
+     * the file's shared words (shared pointer, atomic-mode lock, reserved end) go by messages.
+     */
+    default boolean sharesMemory()
+    {
+        return true;
+    }
 }

@@ -24,4 +24,13 @@ public interface WindowMembers
 
     /** Every member's {@code mine} (all of one length), member after member. */
     long[] allgather(long[] mine);
+
+    /**
+     * Whether every member can map every other's shared memory (all run on one machine); else
+     * the window's synchronisation and data go by messages.
+     */
+    default boolean sharesMemory()
+    {
+        return true;
+    }
 }
