@@ -92,14 +92,6 @@ final class WinCreation
         {
             throw comm.handle(new MPIException(ErrorClass.ERR_COMM, "windows are made on intra-communicators"));
         }
-        final String nodes = comm.nodesSpanned();
-        if (nodes != null)
-        {
-            // Before anything is made: every member finds the same and fails alike.
-            throw comm.handle(new MPIException(ErrorClass.ERR_UNSUPPORTED_OPERATION, "RMA windows span one machine " +
-                "in this version; the members of " + comm.getName() + " run on " + nodes + " (make the window on " +
-                "Comm.TYPE_SHARED's communicator, or use point-to-point between nodes)"));
-        }
         final Intracomm dup = (Intracomm)comm.dup();
         dup.setName("window on " + comm.getName());
         dup.setErrhandler(MPI.ERRORS_RETURN);

@@ -1,48 +1,33 @@
 package org.shmpi.rma;
 
 import org.agrona.UnsafeApi;
-import org.shmpi.ring.RankContext;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
 
 /**
  * Active-target synchronisation of one member: {@code MPI_Win_fence}, and the post/start/
- * complete/wait epochs (PSCW), signalled through the single-writer POSTS and COMPLETES counters
- * of the control blocks: a post adds one to POSTS[me] in each origin's block, a complete to
- * COMPLETES[me] in each target's, each by a release store, and the signalled member waits for
- * its count to reach the one it expects next. The epoch calls allocate nothing.
+ * complete/wait epochs (PSCW); the signals travel by the window's {@link WindowControl}.
  */
 final class ActiveTarget
 {
-    private final RankContext ctx;
     private final WindowMembers members;
-    private final int[] world;
-    private final int me;
     private final int n;
-    private final ControlBlocks control;
+    private final WindowControl control;
     private final Epochs epochs;
     /** This member's messages to served targets; null when no target serves its memory. */
     private final WindowService.Origin origin;
-    /** World ranks to wake after a post or complete (reused: the epoch calls allocate nothing). */
-    private final int[] wakeList;
-    /** Posts from each target and completes from each origin consumed so far. */
-    private final int[] postsSeen;
-    private final int[] completesSeen;
+    /** The targets of a complete (reused: the epoch calls allocate nothing). */
+    private final int[] targets;
 
-    ActiveTarget(final RankContext ctx, final WindowMembers members, final int[] world, final ControlBlocks control,
-        final Epochs epochs, final WindowService.Origin origin)
+    ActiveTarget(final WindowMembers members, final int n, final WindowControl control, final Epochs epochs,
+        final WindowService.Origin origin)
     {
-        this.ctx = ctx;
         this.members = members;
-        this.world = world;
-        this.me = members.rank();
-        this.n = world.length;
+        this.n = n;
         this.control = control;
         this.epochs = epochs;
         this.origin = origin;
-        this.wakeList = new int[n];
-        this.postsSeen = new int[n];
-        this.completesSeen = new int[n];
+        this.targets = new int[n];
     }
 
     /**
@@ -87,15 +72,7 @@ final class ActiveTarget
         {
             return;
         }
-        // The release store of each count orders this member's earlier stores to its memory
-        // before any origin's access that follows its start.
-        for (int i = 0; i < origins.length; i++)
-        {
-            final int o = origins[i];
-            control.incrementRelease(control.postsWord(o, me));
-            wakeList[i] = world[o];
-        }
-        ctx.wakeups().wakeRanks(wakeList, origins.length);
+        control.post(origins, origins.length);
     }
 
     /** {@code MPI_Win_start}: opens an access epoch to {@code targets}, once each has posted. */
@@ -111,9 +88,7 @@ final class ActiveTarget
         {
             for (final int t : targets)
             {
-                final int expected = postsSeen[t] + 1;
-                control.awaitCount(me, control.postsWord(me, t), expected);
-                postsSeen[t] = expected;
+                control.awaitPost(t);
             }
         }
         epochs.openAccess(targets);
@@ -128,17 +103,15 @@ final class ActiveTarget
         }
         epochs.closeAccess();
         flushServed();
-        // The release store of each count orders this member's puts before the target's wait returns.
         int count = 0;
         for (int t = 0; t < n; t++)
         {
             if (epochs.inAccessGroup(t))
             {
-                control.incrementRelease(control.completesWord(t, me));
-                wakeList[count++] = world[t];
+                targets[count++] = t;
             }
         }
-        ctx.wakeups().wakeRanks(wakeList, count);
+        control.complete(targets, count);
     }
 
     /** {@code MPI_Win_wait}: ends the exposure epoch once every origin of it has completed. */
@@ -150,10 +123,7 @@ final class ActiveTarget
         }
         for (int i = 0; i < epochs.exposureCount(); i++)
         {
-            final int o = epochs.exposureOrigin(i);
-            final int expected = completesSeen[o] + 1;
-            control.awaitCount(me, control.completesWord(me, o), expected);
-            completesSeen[o] = expected;
+            control.awaitComplete(epochs.exposureOrigin(i));
         }
         epochs.closeExposure();
         UnsafeApi.fullFence();
@@ -168,8 +138,7 @@ final class ActiveTarget
         }
         for (int i = 0; i < epochs.exposureCount(); i++)
         {
-            final int o = epochs.exposureOrigin(i);
-            if (control.countVolatile(control.completesWord(me, o)) - (completesSeen[o] + 1) < 0)
+            if (!control.completed(epochs.exposureOrigin(i)))
             {
                 return false;
             }

@@ -26,6 +26,8 @@ import org.shmpi.shm.segment.Segment;
  *   +64  entries, 32 bytes each: long displacement, long bytes,
  *                                long heap id (or -2: served by the owner), long offset in the heap segment
  * </pre>
+ * A window across machines has no segment: the table is this member's own (a private buffer of
+ * one table), and every peer's attachments are served by the peer, which checks the range.
  */
 final class AttachTable
 {
@@ -63,6 +65,8 @@ final class AttachTable
     }
 
     private final AtomicBuffer segment;
+    /** Whether the table is a private one (a window across machines): the peers serve their attachments. */
+    private final boolean isPrivate;
     private final int n;
     private final int me;
     private final SharedHeap heap;
@@ -79,7 +83,21 @@ final class AttachTable
 
     AttachTable(final AtomicBuffer segment, final int n, final int me, final SharedHeap heap, final int[] world)
     {
+        this(segment, false, n, me, heap, world);
+    }
+
+    /** A table of this member's own for a window across machines (nothing shared). */
+    static AttachTable unshared(final int n, final int me, final SharedHeap heap, final int[] world)
+    {
+        return new AttachTable(new org.agrona.concurrent.UnsafeBuffer(new byte[TABLE_STRIDE]), true, n, me, heap,
+            world);
+    }
+
+    private AttachTable(final AtomicBuffer segment, final boolean isPrivate, final int n, final int me,
+        final SharedHeap heap, final int[] world)
+    {
         this.segment = segment;
+        this.isPrivate = isPrivate;
         this.n = n;
         this.me = me;
         this.heap = heap;
@@ -92,6 +110,10 @@ final class AttachTable
 
     private int table(final int rank)
     {
+        if (isPrivate)
+        {
+            return 0;
+        }
         return (int)(tableOffset(n) + (long)rank * TABLE_STRIDE);
     }
 
@@ -119,7 +141,7 @@ final class AttachTable
             throw new ShmpiException(ErrorClass.ERR_RMA_ATTACH, "a dynamic window's displacements (ints in the Java " +
                 "API) are used up: " + displacement + " bytes attached over its life");
         }
-        final SharedHeap.Segment s = memory == null && bytes > 0 ? heap.find(offset, bytes) : null;
+        final SharedHeap.Segment s = memory == null && bytes > 0 && !isPrivate ? heap.find(offset, bytes) : null;
         local.add(new Local(key, memory, offset, displacement, bytes));
         nextDisplacement = WindowDescriptor.align(displacement + Math.max(bytes, 1), 8);
         final int t = table(me);
@@ -204,6 +226,13 @@ final class AttachTable
         if (target == me)
         {
             lookupLocal(start, low, high);
+            return;
+        }
+        if (isPrivate)
+        {
+            object = null;
+            remote = true;
+            address = start;
             return;
         }
         final int t = table(target);

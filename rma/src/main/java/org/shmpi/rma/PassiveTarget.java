@@ -6,20 +6,20 @@ import org.shmpi.shm.ShmpiException;
 
 /**
  * Passive-target synchronisation of one member: {@code MPI_Win_lock}, {@code MPI_Win_lock_all},
- * their unlocks and the flushes. A lock is the target's LOCK word in its control block (shared
- * holders counted, an exclusive bit; see {@link ControlBlocks#acquire}); under
- * {@code MODE_NOCHECK} the word is not touched and the unlock is a full fence alone. Nothing waits
- * for the target: the epochs progress whatever the target is doing.
+ * their unlocks and the flushes. A lock is taken through the window's {@link WindowControl} (the
+ * target's LOCK word in its control block on one machine, a request to the target's service
+ * across machines); under {@code MODE_NOCHECK} it is not taken and the unlock is a full fence
+ * alone.
  */
 final class PassiveTarget
 {
     private final int n;
-    private final ControlBlocks control;
+    private final WindowControl control;
     private final Epochs epochs;
     /** This member's messages to served targets; null when no target serves its memory. */
     private final WindowService.Origin origin;
 
-    PassiveTarget(final int n, final ControlBlocks control, final Epochs epochs, final WindowService.Origin origin)
+    PassiveTarget(final int n, final WindowControl control, final Epochs epochs, final WindowService.Origin origin)
     {
         this.n = n;
         this.control = control;
@@ -55,7 +55,7 @@ final class PassiveTarget
         }
         else
         {
-            control.acquire(target, WindowDescriptor.LOCK_OFFSET, lockType == ShmWindow.LOCK_EXCLUSIVE);
+            control.lock(target, lockType == ShmWindow.LOCK_EXCLUSIVE);
             epochs.locked(target, lockType);
         }
     }
@@ -76,7 +76,7 @@ final class PassiveTarget
             UnsafeApi.fullFence();
             return;
         }
-        control.release(target, WindowDescriptor.LOCK_OFFSET, (held & 0xFF) == ShmWindow.LOCK_EXCLUSIVE);
+        control.unlock(target, (held & 0xFF) == ShmWindow.LOCK_EXCLUSIVE);
     }
 
     /** {@code MPI_Win_lock_all}: a shared lock on every member. */
@@ -92,7 +92,7 @@ final class PassiveTarget
         {
             for (int t = 0; t < n; t++)
             {
-                control.acquire(t, WindowDescriptor.LOCK_OFFSET, false);
+                control.lock(t, false);
             }
         }
         epochs.lockedAll(checked);
@@ -113,7 +113,7 @@ final class PassiveTarget
         }
         for (int t = 0; t < n; t++)
         {
-            control.release(t, WindowDescriptor.LOCK_OFFSET, false);
+            control.unlock(t, false);
         }
     }
 

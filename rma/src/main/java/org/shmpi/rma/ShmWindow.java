@@ -25,8 +25,12 @@ import org.shmpi.types.TypeMap;
  * {@code osc/sm} divides it: {@link WindowCreation} (the collective set-up and the window
  * segment), {@link WindowMemory} (where each member's memory is), {@link WindowAccess} (put, get,
  * accumulate, atomics), {@link ActiveTarget} (fence and PSCW) and {@link PassiveTarget} (locks
- * and flushes), the last three over {@link ControlBlocks} (the words in the segment) and
+ * and flushes), the last three over a {@link WindowControl} (the words in the segment,
+ * {@link ControlBlocks}, or messages between machines, {@link MessageControl}) and
  * {@link Epochs} (which epochs this member has open).
+ *
+ * <p>A window whose members run on more than one machine has no segment: every member's memory
+ * is served by its owner and every synchronisation is a message ({@link WindowCreation}).
  *
  * <p>Not thread-safe: one thread per member uses a window at a time (as one MPI call at a time).
  * Errors are {@link ShmpiException}s with the MPI error class, raised before any byte moves.
@@ -83,17 +87,20 @@ public final class ShmWindow implements AutoCloseable
         this.me = members.rank();
         this.n = world.length;
         this.epochs = new Epochs(n);
-        final ControlBlocks control = new ControlBlocks(ctx, memory.segment().buffer(), world);
+        final boolean acrossMachines = memory.segment() == null;
+        final WindowControl control = acrossMachines ? new MessageControl(ctx, members.context(), world, me) :
+            new ControlBlocks(ctx, memory.segment().buffer(), world, me);
         // A dynamic window learns at each access whether the target serves the memory.
         this.origin = (memory.anyPeerServed() || memory.attachments() != null) && n > 1 ?
             new WindowService.Origin(ctx, members.context(), world, me) : null;
         this.access = new WindowAccess(me, memory, epochs, control, origin);
-        this.active = new ActiveTarget(ctx, members, world, control, epochs, origin);
+        this.active = new ActiveTarget(members, n, control, epochs, origin);
         this.passive = new PassiveTarget(n, control, epochs, origin);
-        if (memory.isServed(me) && n > 1)
+        if (n > 1 && (acrossMachines || memory.isServed(me)))
         {
-            service = new WindowService(ctx, members.context(),
-                WindowService.region(memory.localMemory(), memory.address(me)));
+            // Across machines the service also keeps this member's lock, whatever memory it has.
+            service = new WindowService(ctx, members.context(), memory.attachments() != null ?
+                memory.attachments().localMemory() : WindowService.region(memory.localMemory(), memory.address(me)));
             service.start();
         }
     }

@@ -27,7 +27,7 @@ final class WindowAccess
     /** A dynamic window's attached memory (null for the other flavors). */
     private final AttachTable attachments;
     private final Epochs epochs;
-    private final ControlBlocks control;
+    private final WindowControl control;
     /** This member's messages to served targets; null when no target serves its memory. */
     private final WindowService.Origin origin;
 
@@ -39,7 +39,7 @@ final class WindowAccess
     private byte[] staging = new byte[0];
     private byte[] results = new byte[0];
 
-    WindowAccess(final int me, final WindowMemory memory, final Epochs epochs, final ControlBlocks control,
+    WindowAccess(final int me, final WindowMemory memory, final Epochs epochs, final WindowControl control,
         final WindowService.Origin origin)
     {
         this.me = me;
@@ -586,11 +586,11 @@ final class WindowAccess
      */
     private void lockAccumulates(final int target, final boolean exclusive)
     {
-        control.acquire(target, WindowDescriptor.ACC_LOCK_OFFSET, exclusive);
+        control.lockAccumulates(target, exclusive);
     }
 
     private void unlockAccumulates(final int target, final boolean exclusive)
     {
-        control.release(target, WindowDescriptor.ACC_LOCK_OFFSET, exclusive);
+        control.unlockAccumulates(target, exclusive);
     }
 }

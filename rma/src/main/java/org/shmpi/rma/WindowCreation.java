@@ -1,6 +1,7 @@
 package org.shmpi.rma;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +48,13 @@ final class WindowCreation
         }
         final int n = members.world().length;
         final int me = members.rank();
+        if (!members.sharesMemory() && flavor == ShmWindow.FLAVOR_SHARED)
+        {
+            // Every member finds the same before anything is made.
+            throw new ShmpiException(ErrorClass.ERR_RMA_SHARED, "a shared window (MPI_Win_allocate_shared) needs " +
+                "members that share memory; these run on more than one machine (make it on Comm.TYPE_SHARED's " +
+                "communicator)");
+        }
         final long[] info = members.allgather(new long[] {bytes, dispUnit});
         final long[] sizes = new long[n];
         final int[] units = new int[n];
@@ -54,6 +62,10 @@ final class WindowCreation
         {
             sizes[r] = info[2 * r];
             units[r] = (int)info[2 * r + 1];
+        }
+        if (!members.sharesMemory())
+        {
+            return acrossMachines(ctx, members, flavor, sizes, units, null, 0, null);
         }
         final long[] offsets = WindowDescriptor.regionOffsets(sizes, contiguous);
         final long dataOffset = WindowDescriptor.dataOffset(n);
@@ -65,7 +77,7 @@ final class WindowCreation
             base[r] = segment.address() + dataOffset + offsets[r];
         }
         final ShmWindow w = new ShmWindow(ctx, members, new WindowMemory(flavor, me, segment, base, sizes, units,
-            new Segment[n], new boolean[n], null, null));
+            new Segment[n], new boolean[n], null, null, null));
         // The owner writes its region first, so its pages come from its own NUMA node.
         UnsafeApi.setMemory(null, base[me], sizes[me], (byte)0);
         members.barrier();
@@ -77,6 +89,19 @@ final class WindowCreation
         final long offset, final long bytes, final int dispUnit)
     {
         WindowArguments.checkSizes(bytes, dispUnit);
+        if (!members.sharesMemory())
+        {
+            final long[] info = members.allgather(new long[] {bytes, dispUnit});
+            final int n = members.world().length;
+            final long[] sizes = new long[n];
+            final int[] units = new int[n];
+            for (int r = 0; r < n; r++)
+            {
+                sizes[r] = info[2 * r];
+                units[r] = (int)info[2 * r + 1];
+            }
+            return acrossMachines(ctx, members, ShmWindow.FLAVOR_CREATE, sizes, units, memory, offset, null);
+        }
         final SharedHeap heap = ctx.heap();
         long heapId = -1;
         long inSegment = 0;
@@ -135,7 +160,7 @@ final class WindowCreation
             throw ex;
         }
         final ShmWindow w = new ShmWindow(ctx, members, new WindowMemory(ShmWindow.FLAVOR_CREATE, me, segment, base,
-            sizes, units, heaps, served, served[me] ? memory : null, null));
+            sizes, units, heaps, served, served[me] ? memory : null, null, null));
         members.barrier();
         return w;
     }
@@ -144,13 +169,57 @@ final class WindowCreation
     static ShmWindow createDynamic(final RankContext ctx, final WindowMembers members)
     {
         final int n = members.world().length;
+        if (!members.sharesMemory())
+        {
+            final int[] units = new int[n];
+            Arrays.fill(units, 1);
+            return acrossMachines(ctx, members, ShmWindow.FLAVOR_DYNAMIC, new long[n], units, null, 0,
+                AttachTable.unshared(n, members.rank(), ctx.heap(), members.world()));
+        }
         final Segment segment = makeSegment(ctx, members, ShmWindow.FLAVOR_DYNAMIC, false,
             AttachTable.tableOffset(n) + (long)n * AttachTable.TABLE_STRIDE);
         final int[] units = new int[n];
         Arrays.fill(units, 1);
         final AttachTable table = new AttachTable(segment.buffer(), n, members.rank(), ctx.heap(), members.world());
         final ShmWindow w = new ShmWindow(ctx, members, new WindowMemory(ShmWindow.FLAVOR_DYNAMIC, members.rank(),
-            segment, new long[n], new long[n], units, new Segment[n], new boolean[n], null, table));
+            segment, new long[n], new long[n], units, new Segment[n], new boolean[n], null, table, null));
+        members.barrier();
+        return w;
+    }
+
+    /**
+     * A window whose members run on more than one machine: no segment; every member serves its
+     * own memory ({@code memory}/{@code offset} for a created window, a zeroed direct buffer of
+     * its own for an allocated one, the attachments of a dynamic one), and synchronisation goes
+     * by messages ({@link MessageControl}).
+     */
+    private static ShmWindow acrossMachines(final RankContext ctx, final WindowMembers members, final int flavor,
+        final long[] sizes, final int[] units, final Object memory, final long offset, final AttachTable table)
+    {
+        final int n = sizes.length;
+        final int me = members.rank();
+        final long[] base = new long[n];
+        final boolean[] served = new boolean[n];
+        Arrays.fill(served, true);
+        ByteBuffer own = null;
+        Object local = memory;
+        if (flavor == ShmWindow.FLAVOR_ALLOCATE)
+        {
+            if (sizes[me] > Integer.MAX_VALUE)
+            {
+                throw new ShmpiException(ErrorClass.ERR_NO_MEM, "a window across machines allocates at most 2 GiB " +
+                    "per member, not " + sizes[me]);
+            }
+            own = ByteBuffer.allocateDirect((int)Math.max(sizes[me], 1));
+            base[me] = org.agrona.BufferUtil.address(own);
+            local = null;
+        }
+        else if (flavor == ShmWindow.FLAVOR_CREATE)
+        {
+            base[me] = offset;
+        }
+        final ShmWindow w = new ShmWindow(ctx, members, new WindowMemory(flavor, me, null, base, sizes, units,
+            new Segment[n], served, local, table, own));
         members.barrier();
         return w;
     }

@@ -13,7 +13,9 @@ import org.shmpi.shm.segment.Segment;
  * control blocks, and the data regions of an allocated window), the peers' shared-heap segments
  * mapped for a window made over heap memory, which members serve their memory themselves
  * ({@link WindowService}), and a dynamic window's attachments. Made by {@link WindowCreation};
- * fixed for the window's life but for what a dynamic window has attached.
+ * fixed for the window's life but for what a dynamic window has attached. A window whose members
+ * run on different machines has no segment: every member serves its own memory (for an
+ * allocated window, a direct buffer of its own).
  */
 final class WindowMemory
 {
@@ -37,11 +39,13 @@ final class WindowMemory
     private final Object localMemory;
     /** A dynamic window's attached memory (null for the other flavors). */
     private final AttachTable attachments;
+    /** This member's memory of an allocated window across machines (null otherwise). */
+    private final ByteBuffer own;
     private final ByteBuffer[] views;
 
     WindowMemory(final int flavor, final int me, final Segment segment, final long[] base, final long[] size,
         final int[] dispUnit, final Segment[] peerHeaps, final boolean[] served, final Object localMemory,
-        final AttachTable attachments)
+        final AttachTable attachments, final ByteBuffer own)
     {
         this.flavor = flavor;
         this.me = me;
@@ -54,6 +58,7 @@ final class WindowMemory
         this.served = served;
         this.localMemory = localMemory;
         this.attachments = attachments;
+        this.own = own;
         this.views = new ByteBuffer[n];
     }
 
@@ -62,7 +67,10 @@ final class WindowMemory
         return flavor;
     }
 
-    /** The window segment, whose payload starts with the header and the control blocks. */
+    /**
+     * The window segment, whose payload starts with the header and the control blocks; null for
+     * a window across machines.
+     */
     Segment segment()
     {
         return segment;
@@ -143,6 +151,10 @@ final class WindowMemory
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_FLAVOR, "a dynamic window has no memory of its own to query");
         }
+        if (rank == me && own != null)
+        {
+            return own.duplicate().order(ByteOrder.nativeOrder());
+        }
         if (served[rank])
         {
             throw new ShmpiException(ErrorClass.ERR_RMA_SHARED, "member " + rank + "'s window memory is not shared " +
@@ -180,6 +192,10 @@ final class WindowMemory
             {
                 ctx.heap().releasePeer(s);
             }
+        }
+        if (segment == null)
+        {
+            return;
         }
         if (me == 0)
         {

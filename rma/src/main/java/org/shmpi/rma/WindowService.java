@@ -1,7 +1,10 @@
 package org.shmpi.rma;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.agrona.UnsafeApi;
 import org.shmpi.ring.EngineRequest;
@@ -28,7 +31,12 @@ import org.shmpi.types.reduce.Reductions;
  * <pre>
  * REQUEST_TAG  origin -> target  header (below), then for PUT and the accumulates a DATA message
  * DATA_TAG     origin -> target  the packed origin data (CAS: origin element, then compare element)
- * REPLY_TAG    target -> origin  GET: the target data; fetching ops: the values before; FLUSH: empty
+ * REPLY_TAG    target -> origin  GET: the target data; fetching ops: the values before (empty when
+ *                                the operation failed at the target); FLUSH: an int, the error
+ *                                class of the first operation since the last flush that failed
+ * GRANT_TAG    target -> origin  LOCK granted (empty)
+ * POST_TAG     target -> origin  MPI_Win_post (empty), from {@link MessageControl}
+ * COMPLETE_TAG origin -> target  MPI_Win_complete (empty), from {@link MessageControl}
  *
  * header: 0 int op | 4 int origin (window rank) | 8 long target offset (bytes into the region)
  *        16 long bytes (packed) | 24 long items of the target map | 32 int reduction op
@@ -37,6 +45,13 @@ import org.shmpi.types.reduce.Reductions;
  * </pre>
  * The target takes one request at a time, in arrival order, so an operation's effects are in
  * the target's memory before the reply to a later FLUSH of the same origin leaves.
+ *
+ * <p>A window whose members run on different machines ({@link MessageControl}) also keeps each
+ * member's lock here: LOCK (target offset 1: exclusive, 0: shared) is granted at once when
+ * compatible with the holders and nobody waits before it, else queued in arrival order; UNLOCK
+ * releases and grants the queue's head while it is compatible. An operation that fails at the
+ * target (a displacement of a dynamic window no longer attached) is not thrown here: its data is
+ * taken and dropped, and the origin learns the error class at its next flush.
  */
 final class WindowService implements ProgressAgent
 {
@@ -46,10 +61,15 @@ final class WindowService implements ProgressAgent
     static final int GET_ACCUMULATE = 4;
     static final int COMPARE_AND_SWAP = 5;
     static final int FLUSH = 6;
+    static final int LOCK = 7;
+    static final int UNLOCK = 8;
 
     static final int REQUEST_TAG = 1;
     static final int DATA_TAG = 2;
     static final int REPLY_TAG = 3;
+    static final int GRANT_TAG = 4;
+    static final int POST_TAG = 5;
+    static final int COMPLETE_TAG = 6;
 
     static final int HEADER_FIXED = 56;
     /** Largest header: target maps of more blocks than fit are refused with ERR_TYPE. */
@@ -67,6 +87,13 @@ final class WindowService implements ProgressAgent
     private RecvRequest dataRecv;
     private Runnable afterData;
     private boolean closed;
+    /** The lock this member's window memory has (windows across machines): holders and waiters. */
+    private int sharedHolders;
+    private boolean exclusiveHeld;
+    /** Waiting lockers in arrival order: world rank * 2, plus 1 for exclusive. */
+    private final ArrayDeque<Integer> waiting = new ArrayDeque<>();
+    /** The error class of the first operation each origin (world rank) had fail since its last flush. */
+    private final Map<Integer, Integer> failures = new HashMap<>();
 
     /** This member's memory as the service reaches it. */
     interface LocalMemory
@@ -183,10 +210,43 @@ final class WindowService implements ProgressAgent
         final long items = UnsafeApi.getLong(header, BYTES + 24);
         final TypeMap map = targetMap(header);
         final DataLayout layout = map == null ? DataLayout.CONTIGUOUS : map.layout();
-        if (op != FLUSH)
+        switch (op)
+        {
+            case FLUSH:
+            {
+                final Integer failed = failures.remove(source);
+                final byte[] reply = new byte[4];
+                UnsafeApi.putInt(reply, BYTES, failed == null ? ErrorClass.SUCCESS : failed);
+                ctx.transport().isend(context, source, REPLY_TAG, reply, BYTES, 4, SendRequest.MODE_STANDARD);
+                return;
+            }
+            case LOCK:
+                waiting.add(source * 2 + (start != 0 ? 1 : 0));
+                grantWaiting();
+                return;
+            case UNLOCK:
+                if (start != 0)
+                {
+                    exclusiveHeld = false;
+                }
+                else
+                {
+                    sharedHolders--;
+                }
+                grantWaiting();
+                return;
+            default:
+                break;
+        }
+        try
         {
             memory.resolve(start, map == null ? start : start + map.touchedLow(items),
                 map == null ? start + bytes : start + map.touchedHigh(items));
+        }
+        catch (final ShmpiException ex)
+        {
+            refuse(op, source, bytes, ex.errorClass());
+            return;
         }
         final Object base = memory.object();
         final long at = memory.address();
@@ -244,12 +304,57 @@ final class WindowService implements ProgressAgent
                 };
                 break;
             }
-            case FLUSH:
-                ctx.transport().isend(context, source, REPLY_TAG, header, BYTES, 0, SendRequest.MODE_STANDARD);
-                break;
             default:
                 throw new ShmpiException(ErrorClass.ERR_INTERN, "window service: unknown request " + op + " from " +
                     "world rank " + source);
+        }
+    }
+
+    /** Grants the waiting lockers at the queue's head while they are compatible with the holders. */
+    private void grantWaiting()
+    {
+        while (!waiting.isEmpty() && !exclusiveHeld)
+        {
+            final int next = waiting.peek();
+            final boolean exclusive = (next & 1) != 0;
+            if (exclusive && sharedHolders > 0)
+            {
+                return;
+            }
+            waiting.poll();
+            if (exclusive)
+            {
+                exclusiveHeld = true;
+            }
+            else
+            {
+                sharedHolders++;
+            }
+            ctx.transport().isend(context, next >> 1, GRANT_TAG, header, BYTES, 0, SendRequest.MODE_STANDARD);
+        }
+    }
+
+    /**
+     * An operation that cannot be carried out here ({@code errorClass}): its data is taken and
+     * dropped; a fetching one gets an empty reply (its origin raises ERR_RMA_RANGE on it), any
+     * other is reported by the origin's next flush.
+     */
+    private void refuse(final int op, final int source, final long bytes, final int errorClass)
+    {
+        if (op == PUT || op == ACCUMULATE)
+        {
+            // A fetching operation learns it from its empty reply instead.
+            failures.putIfAbsent(source, errorClass);
+        }
+        if (op != GET)
+        {
+            // Received into nothing: the message is taken, its bytes dropped (truncated).
+            dataRecv = ctx.transport().irecv(context, source, DATA_TAG, header, BYTES, 0);
+            afterData = () -> { };
+        }
+        if (op != PUT && op != ACCUMULATE)
+        {
+            ctx.transport().isend(context, source, REPLY_TAG, header, BYTES, 0, SendRequest.MODE_STANDARD);
         }
     }
 
@@ -277,6 +382,39 @@ final class WindowService implements ProgressAgent
                 packed += length;
             }
         }
+    }
+
+    /**
+     * A request header (see the class comment) of {@code op} from window rank {@code me}; a
+     * target map of more blocks than a header holds is {@code MPI_ERR_TYPE}.
+     */
+    static byte[] request(final int op, final int me, final long offset, final long bytes, final TypeMap map,
+        final long items)
+    {
+        final int blocks = map == null || map.isContiguous() ? 0 : map.blocks();
+        if (HEADER_FIXED + 16L * blocks > HEADER_MAX)
+        {
+            throw new ShmpiException(ErrorClass.ERR_TYPE, "target datatype of " + blocks + " blocks is too " +
+                "complex for a window whose memory is served by its owner (at most " +
+                (HEADER_MAX - HEADER_FIXED) / 16 + " blocks)");
+        }
+        final byte[] h = new byte[HEADER_FIXED + 16 * blocks];
+        UnsafeApi.putInt(h, BYTES, op);
+        UnsafeApi.putInt(h, BYTES + 4, me);
+        UnsafeApi.putLong(h, BYTES + 8, offset);
+        UnsafeApi.putLong(h, BYTES + 16, bytes);
+        UnsafeApi.putLong(h, BYTES + 24, items);
+        UnsafeApi.putInt(h, BYTES + 40, blocks);
+        if (blocks > 0)
+        {
+            UnsafeApi.putLong(h, BYTES + 48, map.extent());
+            for (int b = 0; b < blocks; b++)
+            {
+                UnsafeApi.putLong(h, BYTES + HEADER_FIXED + 16L * b, map.blockDisplacement(b));
+                UnsafeApi.putLong(h, BYTES + HEADER_FIXED + 16L * b + 8, map.blockLength(b));
+            }
+        }
+        return h;
     }
 
     private static TypeMap targetMap(final byte[] h)
@@ -308,6 +446,8 @@ final class WindowService implements ProgressAgent
         private final int[] world;
         private final int me;
         private final List<EngineRequest> pending = new ArrayList<>();
+        /** Bytes each pending request fetches (0: not a fetch), by its place in {@link #pending}. */
+        private long[] fetchBytes = new long[16];
         private final boolean[] dirty;
 
         Origin(final RankContext ctx, final int context, final int[] world, final int me)
@@ -321,30 +461,7 @@ final class WindowService implements ProgressAgent
 
         private byte[] header(final int op, final long offset, final long bytes, final TypeMap map, final long items)
         {
-            final int blocks = map == null || map.isContiguous() ? 0 : map.blocks();
-            if (HEADER_FIXED + 16L * blocks > HEADER_MAX)
-            {
-                throw new ShmpiException(ErrorClass.ERR_TYPE, "target datatype of " + blocks + " blocks is too " +
-                    "complex for a window whose memory is served by its owner (at most " +
-                    (HEADER_MAX - HEADER_FIXED) / 16 + " blocks)");
-            }
-            final byte[] h = new byte[HEADER_FIXED + 16 * blocks];
-            UnsafeApi.putInt(h, BYTES, op);
-            UnsafeApi.putInt(h, BYTES + 4, me);
-            UnsafeApi.putLong(h, BYTES + 8, offset);
-            UnsafeApi.putLong(h, BYTES + 16, bytes);
-            UnsafeApi.putLong(h, BYTES + 24, items);
-            UnsafeApi.putInt(h, BYTES + 40, blocks);
-            if (blocks > 0)
-            {
-                UnsafeApi.putLong(h, BYTES + 48, map.extent());
-                for (int b = 0; b < blocks; b++)
-                {
-                    UnsafeApi.putLong(h, BYTES + HEADER_FIXED + 16L * b, map.blockDisplacement(b));
-                    UnsafeApi.putLong(h, BYTES + HEADER_FIXED + 16L * b + 8, map.blockLength(b));
-                }
-            }
-            return h;
+            return request(op, me, offset, bytes, map, items);
         }
 
         private void send(final int target, final byte[] data, final long offset, final long bytes,
@@ -354,7 +471,7 @@ final class WindowService implements ProgressAgent
                 SendRequest.MODE_STANDARD, layout);
             if (!s.isComplete())
             {
-                pending.add(s);
+                track(s, 0);
             }
         }
 
@@ -367,7 +484,7 @@ final class WindowService implements ProgressAgent
                 SendRequest.MODE_STANDARD, layout);
             if (!s.isComplete())
             {
-                pending.add(s);
+                track(s, 0);
             }
             dirty[target] = true;
         }
@@ -375,7 +492,7 @@ final class WindowService implements ProgressAgent
         void get(final Object origin, final long originOffset, final DataLayout layout, final long bytes,
             final int target, final long offset, final TypeMap map, final long items)
         {
-            pending.add(ctx.transport().irecv(context, world[target], REPLY_TAG, origin, originOffset, bytes, layout));
+            track(ctx.transport().irecv(context, world[target], REPLY_TAG, origin, originOffset, bytes, layout), bytes);
             final byte[] h = header(GET, offset, bytes, map, items);
             send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
             dirty[target] = true;
@@ -393,8 +510,8 @@ final class WindowService implements ProgressAgent
             final boolean fetching = resultLayout != null;
             if (fetching)
             {
-                pending.add(ctx.transport().irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes,
-                    resultLayout));
+                track(ctx.transport().irecv(context, world[target], REPLY_TAG, result, resultOffset, bytes,
+                    resultLayout), bytes);
             }
             final byte[] h = header(fetching ? GET_ACCUMULATE : ACCUMULATE, offset, bytes, map, items);
             UnsafeApi.putInt(h, BYTES + 32, reduction);
@@ -413,48 +530,66 @@ final class WindowService implements ProgressAgent
             final byte[] h = header(COMPARE_AND_SWAP, offset, elementSize, null, 1);
             send(target, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
             send(target, in, BYTES, 2L * elementSize, DataLayout.CONTIGUOUS, DATA_TAG);
-            pending.add(reply);
+            track(reply, elementSize);
             dirty[target] = true;
+        }
+
+        private void track(final EngineRequest r, final long fetched)
+        {
+            if (pending.size() == fetchBytes.length)
+            {
+                fetchBytes = java.util.Arrays.copyOf(fetchBytes, 2 * fetchBytes.length);
+            }
+            fetchBytes[pending.size()] = fetched;
+            pending.add(r);
         }
 
         /** Every operation on {@code target} (or on every served target when -1) done at the target. */
         void flush(final int target)
         {
-            final List<RecvRequest> acks = new ArrayList<>();
+            final List<byte[]> acks = new ArrayList<>();
+            final List<RecvRequest> ackRecvs = new ArrayList<>();
+            final List<Integer> ackFrom = new ArrayList<>();
             for (int t = 0; t < dirty.length; t++)
             {
                 if (dirty[t] && (target < 0 || t == target))
                 {
-                    acks.add(ctx.transport().irecv(context, world[t], REPLY_TAG, new byte[0], BYTES, 0));
+                    final byte[] ack = new byte[4];
+                    acks.add(ack);
+                    ackFrom.add(t);
+                    ackRecvs.add(ctx.transport().irecv(context, world[t], REPLY_TAG, ack, BYTES, 4));
                     final byte[] h = header(FLUSH, 0, 0, null, 0);
                     send(t, h, BYTES, h.length, DataLayout.CONTIGUOUS, REQUEST_TAG);
                     dirty[t] = false;
                 }
             }
-            pending.addAll(acks);
-            for (final EngineRequest r : pending)
+            for (final RecvRequest r : ackRecvs)
             {
-                if (!r.isComplete())
+                track(r, 0);
+            }
+            complete();
+            for (int i = 0; i < acks.size(); i++)
+            {
+                final int failed = UnsafeApi.getInt(acks.get(i), BYTES);
+                if (failed != ErrorClass.SUCCESS)
                 {
-                    ctx.progress().await(r, BlockedCall.OTHER);
-                }
-                if (r.errorClass() != ErrorClass.SUCCESS)
-                {
-                    throw new ShmpiException(r.errorClass(), "one-sided operation on served window memory failed");
+                    throw new ShmpiException(failed, "a one-sided operation on target " + ackFrom.get(i) + " failed " +
+                        "there (" + ErrorClass.name(failed) + ")");
                 }
             }
-            pending.clear();
         }
 
         /**
          * Waits for the replies and sends outstanding, without flushing (the fetched values are
-         * in place); a failed one is raised, as by {@link #flush}.
+         * in place); a failed one is raised, as by {@link #flush}, and so is a fetch the target
+         * answered with nothing (it could not carry the operation out).
          */
         void complete()
         {
             int failed = ErrorClass.SUCCESS;
-            for (final EngineRequest r : pending)
+            for (int i = 0; i < pending.size(); i++)
             {
+                final EngineRequest r = pending.get(i);
                 if (!r.isComplete())
                 {
                     ctx.progress().await(r, BlockedCall.OTHER);
@@ -462,6 +597,10 @@ final class WindowService implements ProgressAgent
                 if (failed == ErrorClass.SUCCESS && r.errorClass() != ErrorClass.SUCCESS)
                 {
                     failed = r.errorClass();
+                }
+                if (failed == ErrorClass.SUCCESS && fetchBytes[i] > 0 && ((RecvRequest)r).messageLength() == 0)
+                {
+                    failed = ErrorClass.ERR_RMA_RANGE;
                 }
             }
             pending.clear();
