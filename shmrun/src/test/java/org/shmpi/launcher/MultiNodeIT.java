@@ -57,7 +57,7 @@ class MultiNodeIT
     }
 
     @Test
-    void windowsAndFilesWorkWithinANodeAndFailClearlyAcross(
+    void windowsWorkAcrossNodesAndWindowsAndFilesWithinANode(
         @org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception
     {
         try (NodeLaunch job = new NodeLaunch("rma-io", 4, 2))
