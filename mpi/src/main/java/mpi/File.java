@@ -15,7 +15,9 @@ import org.shmpi.types.DataLayout;
  * to the file's error handler, {@code MPI.ERRORS_RETURN} unless changed: a file opened later
  * takes the handler set on {@link MPI#FILE_NULL}, which also handles failed opens and deletes.
  * Nonblocking and split-collective calls do their transfer when they start; their requests and
- * end calls return its status.
+ * end calls return its status. The communicator's ranks may run on several nodes, the file on a
+ * file system they all see: its shared file pointer and atomic-mode lock are then kept by rank 0
+ * and reached by messages, which rank 0 answers while it is inside MPI calls.
  */
 public final class File
 {
@@ -72,13 +74,6 @@ public final class File
         {
             throw raise(nullHandler(), comm, new MPIException(ErrorClass.ERR_COMM,
                 "files are opened on intra-communicators"));
-        }
-        final String nodes = comm.nodesSpanned();
-        if (nodes != null)
-        {
-            throw raise(nullHandler(), comm, new MPIException(ErrorClass.ERR_UNSUPPORTED_OPERATION, "MPI-IO files " +
-                "are opened by the ranks of one machine in this version; the members of " + comm.getName() +
-                " run on " + nodes + " (open the file on Comm.TYPE_SHARED's communicator)"));
         }
         final Intracomm dup = (Intracomm)comm.dup();
         dup.setName("file " + filename + " on " + comm.getName());

@@ -2,10 +2,8 @@ package org.shmpi.io;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.types.BasicKind;
@@ -19,7 +17,7 @@ import org.shmpi.types.TypeMap;
  * that the shared file pointer's accesses make once it has given them a position. Memory is the
  * datatype engine's {@code (base, offset, layout, bytes)}; non-contiguous memory, non-contiguous
  * views and external32 go through a staging array of this open's. In atomic mode every access
- * holds the file's lock word ({@link FileStateDescriptor#ATOMIC_LOCK_OFFSET}).
+ * holds the file's atomic-mode lock ({@link SharedWords#lock}).
  *
  * <p>Data accesses hold this object's monitor (one per open), so threads may share a file handle.
  * Argument and access-mode checks are the caller's ({@link ShmFile}).
@@ -31,8 +29,8 @@ final class FileAccess
     private final FileMembers members;
     private final Path path;
     private final MappedFile file;
-    /** The open's shared state; only its atomic-mode lock word is used here. */
-    private final AtomicBuffer shared;
+    /** The open's shared words; only the atomic-mode lock is used here. */
+    private final SharedWords shared;
     private final Copier copier = new Copier();
     private FileViewMap view;
     /** Individual file pointer, in etypes of the view. */
@@ -40,7 +38,7 @@ final class FileAccess
     private boolean atomic;
     private byte[] staging = new byte[0];
 
-    FileAccess(final FileMembers members, final Path path, final MappedFile file, final AtomicBuffer shared)
+    FileAccess(final FileMembers members, final Path path, final MappedFile file, final SharedWords shared)
     {
         this.members = members;
         this.path = path;
@@ -435,31 +433,15 @@ final class FileAccess
         return atomic;
     }
 
-    /** Takes the file's lock word: compare-and-set from 0 to this member's world rank + 1 (acquire). */
+    /** Takes the file's atomic-mode lock for this member (its world rank + 1), waiting for it. */
     private void lockAtomic()
     {
-        final long me = members.world()[members.rank()] + 1L;
-        int spins = 0;
-        while (!shared.compareAndSetLong(FileStateDescriptor.ATOMIC_LOCK_OFFSET, 0, me))
-        {
-            if (++spins < 200)
-            {
-                Thread.onSpinWait();
-            }
-            else if (spins < 400)
-            {
-                Thread.yield();
-            }
-            else
-            {
-                LockSupport.parkNanos(50_000);
-            }
-        }
+        shared.lock(members.world()[members.rank()] + 1L);
     }
 
-    /** Releases the lock word: a release store of 0 makes this access's stores visible to the next holder. */
+    /** Releases the atomic-mode lock: this access's stores become visible to the next holder. */
     private void unlockAtomic()
     {
-        shared.putLongRelease(FileStateDescriptor.ATOMIC_LOCK_OFFSET, 0);
+        shared.unlock();
     }
 }

@@ -1,8 +1,9 @@
 package org.shmpi.io;
 
 /**
- * What an open file needs of the communicator it is opened on: who its members are and two
- * collective steps among them. The public layer passes its communicator's own.
+ * What an open file needs of the communicator it is opened on: who its members are, a context
+ * for messages of its own and two collective steps among them. The public layer passes its
+ * communicator's own.
  */
 public interface FileMembers
 {
@@ -11,6 +12,12 @@ public interface FileMembers
 
     /** This process's rank in the file's group. */
     int rank();
+
+    /**
+     * A point-to-point context of the file's own, used by nothing else: the shared words go by
+     * messages on it when the members do not share memory ({@link ServedWords}).
+     */
+    int context();
 
     /** Returns when every member has called it. */
     void barrier();

@@ -19,11 +19,14 @@ import org.shmpi.shm.segment.SegmentNames;
  * {@code MPI_File_open} and {@code MPI_File_close}, collective over the file's members. Open is
  * three steps, each ended by an allgather so that a failure anywhere fails the open everywhere
  * with the class of the lowest member that failed: (1) the arguments and the {@link IoSettings},
- * alike on every member; (2) member 0 creates or checks the file and makes the shared state
- * segment ({@link FileStateDescriptor}); (3) every member maps the shared state and the file. On a
- * failure in step 3 each member undoes what it made. Close waits for every member, gives back the
- * blocks reserved past the end (member 0, when no other open is left), unmaps, and removes the
- * shared state.
+ * alike on every member; (2) member 0 creates or checks the file and, when the members share
+ * memory, makes the shared state segment ({@link FileStateDescriptor}); (3) every member maps the
+ * shared state (or, across nodes, member 0 starts serving the shared words by messages:
+ * {@link ServedWords}) and the file. On a failure in step 3 each member undoes what it made.
+ * Close waits for every member, gives back the blocks reserved past the end (member 0, when no
+ * other open is left), unmaps, and removes the shared state. Nothing here needs the members to
+ * share a machine but the segment: the file is on a file system they all see, and every other
+ * step is collective.
  *
  * <p>One object per open call: the state of the handshake in progress.
  */
@@ -44,6 +47,7 @@ final class FileOpenProtocol
     private int error;
     private String why;
     private Segment state;
+    private SharedWords words;
     private Path real;
     private MappedFile mapped;
 
@@ -134,7 +138,10 @@ final class FileOpenProtocol
         return settings;
     }
 
-    /** Step 2: member 0 creates or checks the file and creates the shared state segment; its id. */
+    /**
+     * Step 2: member 0 creates or checks the file and, when the members share memory, creates the
+     * shared state segment; its id (0: none).
+     */
     private long makeSharedState(final Path path)
     {
         long id = 0;
@@ -145,10 +152,14 @@ final class FileOpenProtocol
             try
             {
                 FilePaths.createOrCheck(path, amode, hints == null ? null : hints.get("file_perm"));
-                id = ((long)members.world()[0] << 32) | NEXT_ID.getAndIncrement();
-                // The payload starts zeroed (pointer 0, lock free, nothing reserved); the segment's
-                // version word, published last by create, makes it visible to the opens of step 3.
-                state = ctx.segments().create(SegmentKind.FILE, SegmentNames.file(id), FileStateDescriptor.LENGTH);
+                if (members.sharesMemory())
+                {
+                    id = ((long)members.world()[0] << 32) | NEXT_ID.getAndIncrement();
+                    // The payload starts zeroed (pointer 0, lock free, nothing reserved); the segment's
+                    // version word, published last by create, makes it visible to the opens of step 3.
+                    state = ctx.segments().create(SegmentKind.FILE, SegmentNames.file(id),
+                        FileStateDescriptor.LENGTH);
+                }
             }
             catch (final ShmpiException ex)
             {
@@ -170,7 +181,10 @@ final class FileOpenProtocol
         return all[1];
     }
 
-    /** Step 3: every member maps the shared state (member 0 has it) and the file; undone everywhere on a failure. */
+    /**
+     * Step 3: every member maps the shared state (member 0 has it), or member 0 starts serving the
+     * shared words, and every member maps the file; undone everywhere on a failure.
+     */
     private void mapEverywhere(final Path path, final long id, final IoSettings settings)
     {
         final SegmentManager segments = ctx.segments();
@@ -178,10 +192,19 @@ final class FileOpenProtocol
         why = null;
         try
         {
-            if (me != 0)
+            if (!members.sharesMemory())
             {
-                state = segments.open(SegmentKind.FILE, SegmentNames.file(id), members.world()[0], System.nanoTime() +
-                    OPEN_TIMEOUT_NS);
+                // Served before the allgather below: no member asks before the open has ended everywhere.
+                words = ServedWords.open(ctx, members);
+            }
+            else
+            {
+                if (me != 0)
+                {
+                    state = segments.open(SegmentKind.FILE, SegmentNames.file(id), members.world()[0],
+                        System.nanoTime() + OPEN_TIMEOUT_NS);
+                }
+                words = new SegmentWords(segments, state, me == 0);
             }
             final boolean writable = (amode & ShmFile.MODE_RDONLY) == 0;
             final FileChannel channel = FilePaths.openChannel(path, writable);
@@ -206,16 +229,9 @@ final class FileOpenProtocol
         catch (final ShmpiException ex)
         {
             closeQuietly(mapped);
-            if (state != null)
+            if (words != null)
             {
-                if (me == 0)
-                {
-                    segments.remove(state);
-                }
-                else
-                {
-                    segments.release(state);
-                }
+                words.release();
             }
             throw ex;
         }
@@ -224,7 +240,7 @@ final class FileOpenProtocol
     /** The open file, counted open in this process; with MODE_APPEND both pointers start at its end. */
     private ShmFile opened(final Path path)
     {
-        final ShmFile f = new ShmFile(ctx, members, path, real, amode, state, mapped,
+        final ShmFile f = new ShmFile(members, path, real, amode, words, mapped,
             hints == null ? new HashMap<>() : new HashMap<>(hints));
         FilePaths.opened(real);
         if ((amode & ShmFile.MODE_APPEND) != 0)
@@ -250,11 +266,11 @@ final class FileOpenProtocol
 
     /**
      * {@code MPI_File_close} after the first barrier (every member is closing): unmaps, gives back
-     * what was reserved past the end, removes (member 0) or releases the shared state, and deletes
+     * what was reserved past the end, removes (member 0) or releases the shared words, and deletes
      * the file with {@code MODE_DELETE_ON_CLOSE}.
      */
-    static void close(final RankContext ctx, final FileMembers members, final Path path, final Path realPath,
-        final int amode, final Segment state, final MappedFile file)
+    static void close(final FileMembers members, final Path path, final Path realPath, final int amode,
+        final SharedWords words, final MappedFile file)
     {
         FilePaths.closed(realPath);
         // Blocks reserved past the end are given back by member 0, once the other members'
@@ -272,8 +288,8 @@ final class FileOpenProtocol
             {
                 try
                 {
-                    // Volatile load after the barrier: no member appends any more.
-                    file.releaseBeyond(state.buffer().getLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET));
+                    // After the barrier: no member appends any more.
+                    file.releaseBeyond(words.reservedEnd());
                 }
                 catch (final IOException ex)
                 {
@@ -282,15 +298,8 @@ final class FileOpenProtocol
             }
             closeQuietly(file);
         }
-        final SegmentManager segments = ctx.segments();
-        if (members.rank() == 0)
-        {
-            segments.remove(state);
-        }
-        else
-        {
-            segments.release(state);
-        }
+        // Every member has had its last answer from member 0 before the first barrier.
+        words.release();
         if ((amode & ShmFile.MODE_DELETE_ON_CLOSE) != 0)
         {
             // Everyone has unmapped it after the barrier... member 0 deletes it after one more.

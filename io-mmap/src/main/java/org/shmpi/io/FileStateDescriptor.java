@@ -1,8 +1,9 @@
 package org.shmpi.io;
 
 /**
- * Layout of an open file's shared state segment ({@code file-<id>}), made by member 0 at open
- * and removed by it at close. Each word on a cache line of its own.
+ * Layout of an open file's shared state segment ({@code file-<id>}, {@link SegmentWords}: the
+ * members share memory), made by member 0 at open and removed by it at close. Each word on a
+ * cache line of its own.
  * <ul>
  * <li>{@link #SHARED_POINTER_OFFSET}: the shared file pointer, in etypes of the view; moved by
  * any member with an atomic add (shared accesses), by member 0 alone between two barriers

@@ -1,17 +1,16 @@
 package org.shmpi.io;
 
-import org.agrona.concurrent.AtomicBuffer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.types.DataLayout;
 
 /**
- * The shared file pointer of an open file ({@link FileStateDescriptor#SHARED_POINTER_OFFSET}, in
- * etypes of the view) and the accesses that use it: shared ones ({@code _shared}: each member
+ * The shared file pointer of an open file (one of its {@link SharedWords}, in etypes of the
+ * view) and the accesses that use it: shared ones ({@code _shared}: each member
  * moves it atomically past what it takes), ordered ones ({@code _ordered}, collective: member 0
  * moves it past every member's part, which follow in rank order), {@code seek_shared}; and the
- * blocks that appends at it reserve ahead of the end of the file
- * ({@link FileStateDescriptor#RESERVED_END_OFFSET}). The data moves themselves are
+ * blocks that appends at it reserve ahead of the end of the file (the reserved end, another of
+ * the shared words, when they keep one). The data moves themselves are
  * {@link FileAccess}'s; checks of the file's state and access mode are the caller's.
  */
 final class SharedFilePointer
@@ -22,40 +21,40 @@ final class SharedFilePointer
     static final long AHEAD_MAX = 64L << 20;
 
     private final FileMembers members;
-    private final AtomicBuffer shared;
+    private final SharedWords shared;
     private final MappedFile file;
     private final FileAccess access;
     /**
-     * Whether shared-pointer appends reserve blocks ahead: while this open's presence is visible
-     * to other opens (its lock), until a reservation fails.
+     * Whether shared-pointer appends reserve blocks ahead: when the shared words keep a reserved
+     * end, while this open's presence is visible to other opens (its lock), until a reservation
+     * fails.
      */
     private boolean reserving;
 
-    SharedFilePointer(final FileMembers members, final AtomicBuffer shared, final MappedFile file,
+    SharedFilePointer(final FileMembers members, final SharedWords shared, final MappedFile file,
         final FileAccess access)
     {
         this.members = members;
         this.shared = shared;
         this.file = file;
         this.access = access;
-        this.reserving = file.present();
+        this.reserving = shared.reservesAhead() && file.present();
     }
 
     // ------------------------------------------------------------------------------------------
     // Where it is
 
-    /** {@code MPI_File_get_position_shared}: the shared pointer, in etypes (a volatile load). */
+    /** {@code MPI_File_get_position_shared}: the shared pointer, in etypes. */
     long position()
     {
-        return shared.getLongVolatile(FileStateDescriptor.SHARED_POINTER_OFFSET);
+        return shared.pointer();
     }
 
     /** The file byte the shared pointer is at in the current view ({@code MPI_DISPLACEMENT_CURRENT}). */
     long fileByte()
     {
         final FileViewMap view = access.view();
-        // Volatile load: where the members' atomic adds or member 0's last store left it.
-        return view.fileByte(shared.getLongVolatile(FileStateDescriptor.SHARED_POINTER_OFFSET) * view.etypeSize);
+        return view.fileByte(shared.pointer() * view.etypeSize);
     }
 
     /**
@@ -66,8 +65,8 @@ final class SharedFilePointer
     {
         if (members.rank() == 0)
         {
-            // Volatile store; the barrier below makes it visible to every member.
-            shared.putLongVolatile(FileStateDescriptor.SHARED_POINTER_OFFSET, etypes);
+            // The barrier below makes it visible to every member.
+            shared.putPointer(etypes);
         }
         members.barrier();
     }
@@ -81,8 +80,8 @@ final class SharedFilePointer
         members.barrier();
         if (members.rank() == 0)
         {
-            // Volatile store between the barriers: the second one makes it visible to every member.
-            shared.putLongVolatile(FileStateDescriptor.SHARED_POINTER_OFFSET, etypes);
+            // Between the barriers: the second one makes it visible to every member.
+            shared.putPointer(etypes);
         }
         members.barrier();
     }
@@ -98,8 +97,8 @@ final class SharedFilePointer
                 throw new ShmpiException(ErrorClass.ERR_ARG, "seekShared: the members pass different positions");
             }
         }
-        // Volatile load: no member moves it during a collective seek.
-        final long current = shared.getLongVolatile(FileStateDescriptor.SHARED_POINTER_OFFSET);
+        // No member moves it during a collective seek.
+        final long current = shared.pointer();
         final long target = access.seekTarget(current, offset, whence);
         moveTo(target);
     }
@@ -112,9 +111,8 @@ final class SharedFilePointer
         final long[][] kinds)
     {
         access.checkEtypes(bytes);
-        // Atomic add (a full fence): each member's part is its own, whichever order they come in.
-        final long at = shared.getAndAddLong(FileStateDescriptor.SHARED_POINTER_OFFSET,
-            bytes / access.view().etypeSize);
+        // One atomic step: each member's part is its own, whichever order they come in.
+        final long at = shared.addToPointer(bytes / access.view().etypeSize);
         return access.access(false, at, base, memOffset, layout, bytes, kinds);
     }
 
@@ -123,9 +121,8 @@ final class SharedFilePointer
         final long[][] kinds)
     {
         access.checkEtypes(bytes);
-        // Atomic add (a full fence): each member's part is its own, whichever order they come in.
-        final long at = shared.getAndAddLong(FileStateDescriptor.SHARED_POINTER_OFFSET,
-            bytes / access.view().etypeSize);
+        // One atomic step: each member's part is its own, whichever order they come in.
+        final long at = shared.addToPointer(bytes / access.view().etypeSize);
         reserveAhead(at, bytes);
         return access.plain(at, layout, bytes, kinds) ? access.writePlain(at, base, memOffset, bytes, true) :
             access.access(true, at, base, memOffset, layout, bytes, kinds);
@@ -168,8 +165,8 @@ final class SharedFilePointer
         long start = 0;
         if (members.rank() == 0)
         {
-            // Atomic add by member 0 alone; the allgather below tells every member where it was.
-            start = shared.getAndAddLong(FileStateDescriptor.SHARED_POINTER_OFFSET, total);
+            // Added by member 0 alone; the allgather below tells every member where it was.
+            start = shared.addToPointer(total);
         }
         start = members.allgather(new long[] {start})[0];
         return start + before;
@@ -197,8 +194,8 @@ final class SharedFilePointer
         final long logical = at * view.etypeSize;
         final long start = view.fileByte(logical);
         final long end = view.fileByte(logical + bytes - 1) + 1;
-        // Volatile load; raiseReserved loads it again before its compare-and-set.
-        if (end > shared.getLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET))
+        // raiseReserved loads it again before its compare-and-set.
+        if (end > shared.reservedEnd())
         {
             raiseReserved(start, end);
         }
@@ -208,12 +205,12 @@ final class SharedFilePointer
     private void raiseReserved(final long start, final long end)
     {
         long have;
-        while (end > (have = shared.getLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET)))
+        while (end > (have = shared.reservedEnd()))
         {
             final long ahead = Math.min(AHEAD_MAX, Math.max(AHEAD_MIN, 16 * (end - start)));
             final long want = (end + ahead + 4095) & ~4095L;
-            // Compare-and-set: of the members crossing the reserved end at once, one raises it and reserves.
-            if (shared.compareAndSetLong(FileStateDescriptor.RESERVED_END_OFFSET, have, want))
+            // Of the members crossing the reserved end at once, one raises it and reserves.
+            if (shared.raiseReservedEnd(have, want))
             {
                 // Not from the old end when the pointer jumped past it (seekShared): no gap is filled.
                 reserving = file.reserveAhead(Math.max(have, start & ~4095L), want);
@@ -228,7 +225,7 @@ final class SharedFilePointer
      */
     void forgetReserved()
     {
-        // Volatile store; the allgather that ends setSize comes before any member's next append.
-        shared.putLongVolatile(FileStateDescriptor.RESERVED_END_OFFSET, 0);
+        // The allgather that ends setSize comes before any member's next append.
+        shared.forgetReserved();
     }
 }

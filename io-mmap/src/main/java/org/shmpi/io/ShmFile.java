@@ -10,15 +10,17 @@ import org.agrona.UnsafeApi;
 import org.shmpi.ring.RankContext;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.ShmpiException;
-import org.shmpi.shm.segment.Segment;
 import org.shmpi.types.DataLayout;
 import org.shmpi.types.TypeMap;
 
 /**
  * An MPI file open on a group of processes ({@code MPI_File}): every member maps the file itself
  * ({@link MappedFile}), so a collective access is each member's own loads and stores into the one
- * page cache, with no data sent between members. What the members share lives in a small
- * segment ({@link FileStateDescriptor}): the shared file pointer and the atomic-mode lock.
+ * page cache, with no data sent between members. What the members share are a few words
+ * ({@link SharedWords}): the shared file pointer, the atomic-mode lock and the end of the blocks
+ * reserved for appends; in a small shared-memory segment when the members share memory
+ * ({@link SegmentWords}), else kept by member 0 and reached by messages ({@link ServedWords}),
+ * which member 0 serves while it is inside MPI calls.
  *
  * <p>Positions are in etypes of the current view; memory is given as the datatype engine's
  * {@code (base, offset, layout, bytes)}. Errors are {@link ShmpiException}s with the MPI error
@@ -62,30 +64,28 @@ public final class ShmFile implements AutoCloseable
     /** The info key under which a file's info lists the hints it ignores. */
     public static final String IGNORED_KEY = "shmpi_ignored_hints";
 
-    private final RankContext ctx;
     private final FileMembers members;
     private final Path path;
     private final Path realPath;
     private final int amode;
-    private final Segment state;
+    private final SharedWords words;
     private final MappedFile file;
     private final FileAccess access;
     private final SharedFilePointer sharedPointer;
     private final Map<String, String> hints;
     private boolean closed;
 
-    ShmFile(final RankContext ctx, final FileMembers members, final Path path, final Path realPath,
-        final int amode, final Segment state, final MappedFile file, final Map<String, String> hints)
+    ShmFile(final FileMembers members, final Path path, final Path realPath, final int amode, final SharedWords words,
+        final MappedFile file, final Map<String, String> hints)
     {
-        this.ctx = ctx;
         this.members = members;
         this.path = path;
         this.realPath = realPath;
         this.amode = amode;
-        this.state = state;
+        this.words = words;
         this.file = file;
-        this.access = new FileAccess(members, path, file, state.buffer());
-        this.sharedPointer = new SharedFilePointer(members, state.buffer(), file, access);
+        this.access = new FileAccess(members, path, file, words);
+        this.sharedPointer = new SharedFilePointer(members, words, file, access);
         this.hints = hints;
     }
 
@@ -124,7 +124,7 @@ public final class ShmFile implements AutoCloseable
         checkOpen();
         members.barrier();
         closed = true;
-        FileOpenProtocol.close(ctx, members, path, realPath, amode, state, file);
+        FileOpenProtocol.close(members, path, realPath, amode, words, file);
     }
 
     /** The keys of {@code hints} that have no effect here, comma-separated (empty: none). */

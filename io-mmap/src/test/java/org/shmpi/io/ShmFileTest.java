@@ -70,6 +70,15 @@ class ShmFileTest
 
     static FileMembers members(final RankContext ctx, final int n)
     {
+        return members(ctx, n, true);
+    }
+
+    /**
+     * Members 0 to {@code n - 1}; {@code shares} false: as if on several nodes, so the shared
+     * words go by messages ({@link ServedWords}).
+     */
+    static FileMembers members(final RankContext ctx, final int n, final boolean shares)
+    {
         final int[] world = new int[n];
         Arrays.setAll(world, r -> r);
         final ScheduleMembers m = new ScheduleMembers(ctx, world, ctx.rank(), CONTEXT);
@@ -88,9 +97,21 @@ class ShmFileTest
             }
 
             @Override
+            public int context()
+            {
+                return m.context();
+            }
+
+            @Override
             public void barrier()
             {
                 m.barrier();
+            }
+
+            @Override
+            public boolean sharesMemory()
+            {
+                return shares;
             }
 
             @Override
@@ -409,7 +430,7 @@ class ShmFileTest
         for (final String root : new String[] {"/dev/shm", System.getProperty("java.io.tmpdir")})
         {
             dir = Files.createTempDirectory(Path.of(root), "shmpi-io-");
-            everyAccessMode(n, dir.resolve("modes.dat"));
+            everyAccessMode(n, dir.resolve("modes.dat"), true);
             try (Stream<Path> s = Files.walk(dir))
             {
                 s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -418,11 +439,98 @@ class ShmFileTest
         }
     }
 
-    private void everyAccessMode(final int n, final Path path) throws Exception
+    /**
+     * The members as if on several nodes: the shared words go by messages to member 0, which
+     * serves them in the duty cycles of whatever call it waits in (here a barrier, and its own
+     * wait for the atomic-mode lock); every access mode lands where it does with a segment.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5})
+    void sharedWordsGoByMessagesWhenTheMembersShareNoMemory(final int n) throws Exception
+    {
+        job = ThreadedJob.start("io-served-" + n, n, 64 * 1024);
+        dir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "shmpi-io-");
+        everyAccessMode(n, dir.resolve("modes.dat"), false);
+        final Path path = dir.resolve("served.dat");
+        final int rounds = 200;
+        final long appended = 8L * rounds * (n - 1);
+        job.run(120, ctx ->
+        {
+            final FileMembers m = members(ctx, n, false);
+            final int me = m.rank();
+            // Bad input fails on every member before anything is made.
+            assertEquals(ErrorClass.ERR_AMODE, assertThrows(ShmpiException.class, () -> ShmFile.open(ctx, m,
+                path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDONLY, Map.of())).errorClass());
+            assertTrue(Files.notExists(path));
+            final ShmFile f = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR, Map.of());
+            // Member 0 waits in a barrier while the others append records (member, round), each
+            // append a request to member 0.
+            if (me != 0)
+            {
+                final long before = ctx.transport().messagesSent()[0];
+                final int[] rec = new int[2];
+                for (int i = 0; i < rounds; i++)
+                {
+                    rec[0] = me;
+                    rec[1] = i;
+                    assertEquals(8, f.writeShared(rec, INTS, DataLayout.CONTIGUOUS, 8, null));
+                }
+                assertTrue(ctx.transport().messagesSent()[0] - before >= rounds, "requests to member 0");
+            }
+            m.barrier();
+            assertEquals(appended, f.positionShared());
+            assertEquals(appended, f.fileSize());
+            final ByteBuffer file = ByteBuffer.wrap(contents(path)).order(ByteOrder.nativeOrder());
+            final boolean[][] seen = new boolean[n][rounds];
+            for (int at = 0; at < appended; at += 8)
+            {
+                final int r = file.getInt(at);
+                final int i = file.getInt(at + 4);
+                assertTrue(r > 0 && r < n && i >= 0 && i < rounds && !seen[r][i], "record " + r + "/" + i);
+                seen[r][i] = true;
+            }
+            // The shared pointer, moved collectively; a bad seek fails everywhere and moves nothing.
+            f.seekShared(16, ShmFile.SEEK_SET);
+            assertEquals(16, f.positionShared());
+            f.seekShared(8, ShmFile.SEEK_CUR);
+            assertEquals(24, f.positionShared());
+            f.seekShared(-8, ShmFile.SEEK_END);
+            assertEquals(appended - 8, f.positionShared());
+            assertEquals(ErrorClass.ERR_ARG, assertThrows(ShmpiException.class, () -> f.seekShared(0, 12345))
+                .errorClass());
+            assertEquals(ErrorClass.ERR_ARG, assertThrows(ShmpiException.class, () -> f.seekShared(-1,
+                ShmFile.SEEK_SET)).errorClass());
+            assertEquals(appended - 8, f.positionShared());
+            // Atomic mode: overlapping writes and reads of 64 KiB take turns, member 0's among them.
+            f.setAtomicity(true);
+            final int[] mine = new int[16384];
+            Arrays.fill(mine, me + 1);
+            final int[] back = new int[mine.length];
+            for (int i = 0; i < 20; i++)
+            {
+                f.writeAt(1 << 20, mine, INTS, DataLayout.CONTIGUOUS, 4L * mine.length, null);
+                f.readAt(1 << 20, back, INTS, DataLayout.CONTIGUOUS, 4L * back.length, null);
+                for (final int x : back)
+                {
+                    assertEquals(back[0], x, "a write seen in part");
+                }
+            }
+            f.setAtomicity(false);
+            // Size changes: member 0 alone between collective steps.
+            f.setSize(4096);
+            assertEquals(4096, f.fileSize());
+            m.barrier();
+            f.preallocate(1 << 16);
+            assertEquals(1 << 16, f.fileSize());
+            f.close();
+        });
+    }
+
+    private void everyAccessMode(final int n, final Path path, final boolean shares) throws Exception
     {
         job.run(120, ctx ->
         {
-            final FileMembers m = members(ctx, n);
+            final FileMembers m = members(ctx, n, shares);
             final int me = m.rank();
             final ShmFile f = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_CREATE | ShmFile.MODE_RDWR, Map.of());
             final TypeMap intType = TypeMap.basic(BasicKind.INT, 4);
@@ -456,10 +564,12 @@ class ShmFileTest
             }
             m.barrier();
             assertEquals(total + 15L * n, f.positionShared());
-            // The appends reserved blocks ahead of the shared pointer without growing the file.
+            // The appends reserved blocks ahead of the shared pointer without growing the file
+            // (with the shared words in a segment; by messages nothing is reserved ahead).
             final long end = 131072 + 4 * (total + 15L * n);
             assertEquals(end, f.fileSize());
-            assertTrue(allocated(path) >= SharedFilePointer.AHEAD_MIN, "blocks reserved ahead: " + allocated(path));
+            assertTrue(!shares || allocated(path) >= SharedFilePointer.AHEAD_MIN, "blocks reserved ahead: " +
+                allocated(path));
             f.sync();
             final ByteBuffer file = ByteBuffer.wrap(contents(path)).order(ByteOrder.nativeOrder());
             for (int r = 0; r < n; r++)
