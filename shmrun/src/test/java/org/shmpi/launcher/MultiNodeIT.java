@@ -74,6 +74,32 @@ class MultiNodeIT
         }
     }
 
+    /**
+     * A file opened on COMM_WORLD over 2 nodes of 2 ranks and 3 nodes of 2: every MPI-IO call
+     * works as on one node (the shared words served by rank 0 by messages), nothing left behind.
+     */
+    @Test
+    void filesAcrossNodesWorkAsOnOneNode(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+        throws Exception
+    {
+        for (final int[] shape : new int[][] {{4, 2}, {6, 3}})
+        {
+            final int ranks = shape[0];
+            try (NodeLaunch job = new NodeLaunch("io-across-" + shape[1], ranks, shape[1]))
+            {
+                final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SHMPI, null,
+                    "org.shmpi.launcher.progs.MultiNode", "io-across", dir.resolve("data-" + shape[1]).toString())
+                    .finish(120);
+                assertArrayEquals(new int[ranks], o.exitCodes(), o::toString);
+                for (int r = 0; r < ranks; r++)
+                {
+                    assertTrue(o.allOut().contains("MULTINODE IO-ACROSS OK rank " + r + "\n"), o::toString);
+                }
+                assertEquals(List.of(), job.leftovers(), o::toString);
+            }
+        }
+    }
+
     @Test
     void barrierBcastAndAllreduceSendBetweenNodesOnlyFromEachNodesFirstRank() throws Exception
     {

@@ -16,7 +16,8 @@ import mpi.Status;
  * (TYPE_SHARED must give exactly the ranks of this node, named by {@code SHMPI_NODE} or
  * {@code SLURM_NODEID}); it prints one {@code MULTINODE OK} line per rank. {@code die R}: rank R
  * kills itself (SIGKILL) while the others run allreduces forever. {@code throw R}: rank R throws
- * out of main.
+ * out of main. {@code io-across PATH}: every MPI-IO call on a file opened on COMM_WORLD across the
+ * nodes ({@code MULTINODE IO-ACROSS OK} per rank).
  */
 public final class MultiNode
 {
@@ -145,6 +146,16 @@ public final class MultiNode
             node.free();
             world.barrier();
             System.out.println("MULTINODE RMA-IO OK rank " + rank);
+            MPI.Finalize();
+            return;
+        }
+        if (mode.equals("io-across"))
+        {
+            // A file opened on COMM_WORLD, whose ranks run on several nodes: every MPI-IO call as on one node.
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            ioAcross(world, rank, size, args[1]);
+            world.barrier();
+            System.out.println("MULTINODE IO-ACROSS OK rank " + rank);
             MPI.Finalize();
             return;
         }
@@ -419,6 +430,190 @@ public final class MultiNode
         check(theirs[n - 1] == next * 100_000 + n - 1, "read rank " + next + "'s block: " + theirs[n - 1]);
         f.close();
         check(java.nio.file.Files.size(java.nio.file.Path.of(path)) == (long)size * n * 4, "file size");
+    }
+
+    /**
+     * A file on a communicator whose ranks run on several nodes: blocks written at explicit
+     * offsets read by a rank of another node, appends at the shared pointer (each record once),
+     * ordered accesses in rank order, collective seeks of the shared pointer, overlapping writes
+     * in atomic mode, size changes, a non-contiguous view, delete-on-close and delete.
+     */
+    private static void ioAcross(final Intracomm world, final int rank, final int size, final String base)
+        throws Exception
+    {
+        final int[] nodes = new int[size];
+        world.allGather(new int[] {Integer.parseInt(System.getenv().getOrDefault("SHMPI_NODE", "0"))}, 1, MPI.INT,
+            nodes, 1, MPI.INT);
+        int other = -1;
+        for (int k = 1; k < size && other < 0; k++)
+        {
+            other = nodes[(rank + k) % size] != nodes[rank] ? (rank + k) % size : -1;
+        }
+        check(other >= 0, "no rank on another node: " + Arrays.toString(nodes));
+        final String path = base + "-across";
+        final mpi.File f = new mpi.File(world, path, MPI.MODE_CREATE | MPI.MODE_RDWR);
+        // 1. Explicit offsets, collective: a block per rank, read back by a rank of another node.
+        final int n = 1000;
+        final int[] mine = new int[n];
+        Arrays.setAll(mine, i -> rank * 100_000 + i);
+        check(f.writeAtAll((long)rank * n * 4, mine, n, MPI.INT).getCount(MPI.INT) == n, "writeAtAll count");
+        f.sync();
+        world.barrier();
+        f.sync();
+        final int[] theirs = new int[n];
+        check(f.readAtAll((long)other * n * 4, theirs, n, MPI.INT).getCount(MPI.INT) == n, "readAtAll count");
+        for (int i = 0; i < n; i++)
+        {
+            check(theirs[i] == other * 100_000 + i, "rank " + other + "'s int " + i + ": " + theirs[i]);
+        }
+        // 2. The shared pointer (bytes of the default view): 10 records (rank, i) from each rank.
+        final long records = (long)size * n * 4;
+        f.seekShared(records, MPI.SEEK_SET);
+        check(f.getPositionShared() == records, "seekShared SEEK_SET: " + f.getPositionShared());
+        // Nobody appends before every rank has looked.
+        world.barrier();
+        final int rounds = 10;
+        for (int i = 0; i < rounds; i++)
+        {
+            f.writeShared(new int[] {rank, i}, 2, MPI.INT);
+        }
+        f.sync();
+        world.barrier();
+        f.sync();
+        final long ordered = records + 8L * rounds * size;
+        check(f.getPositionShared() == ordered, "shared pointer after the appends: " + f.getPositionShared());
+        check(f.getSize() == ordered, "size after the appends: " + f.getSize());
+        final int[] written = new int[2 * rounds * size];
+        f.readAt(records, written, written.length, MPI.INT);
+        checkEachRecordOnce(written, size, rounds, "appended");
+        // Read back at the shared pointer: every record is read by exactly one rank.
+        f.seekShared(records, MPI.SEEK_SET);
+        final int[] got = new int[2 * rounds];
+        final int[] one = new int[2];
+        for (int i = 0; i < rounds; i++)
+        {
+            check(f.readShared(one, 2, MPI.INT).getCount(MPI.INT) == 2, "readShared count");
+            got[2 * i] = one[0];
+            got[2 * i + 1] = one[1];
+        }
+        final int[] gotAll = new int[2 * rounds * size];
+        world.allGather(got, got.length, MPI.INT, gotAll, got.length, MPI.INT);
+        checkEachRecordOnce(gotAll, size, rounds, "read shared");
+        world.barrier();
+        check(f.getPositionShared() == ordered, "shared pointer after the reads: " + f.getPositionShared());
+        // 3. Ordered: rank r writes r + 1 ints of r, in rank order, then reads its part back.
+        final int[] ord = new int[rank + 1];
+        Arrays.fill(ord, rank);
+        f.writeOrdered(ord, ord.length, MPI.INT);
+        final int total = size * (size + 1) / 2;
+        check(f.getPositionShared() == ordered + 4L * total, "after writeOrdered: " + f.getPositionShared());
+        f.sync();
+        world.barrier();
+        f.sync();
+        final int[] inOrder = new int[total];
+        f.readAt(ordered, inOrder, total, MPI.INT);
+        for (int r = 0, at = 0; r < size; r++)
+        {
+            for (int i = 0; i <= r; i++, at++)
+            {
+                check(inOrder[at] == r, "ordered int " + at + ": " + inOrder[at]);
+            }
+        }
+        f.seekShared(ordered, MPI.SEEK_SET);
+        final int[] myPart = new int[rank + 1];
+        f.readOrdered(myPart, myPart.length, MPI.INT);
+        for (final int x : myPart)
+        {
+            check(x == rank, "readOrdered: " + Arrays.toString(myPart));
+        }
+        check(f.getPositionShared() == ordered + 4L * total, "after readOrdered: " + f.getPositionShared());
+        // 4. Collective seeks of the shared pointer.
+        f.seekShared(-4, MPI.SEEK_CUR);
+        check(f.getPositionShared() == ordered + 4L * total - 4, "SEEK_CUR: " + f.getPositionShared());
+        f.seekShared(0, MPI.SEEK_END);
+        check(f.getPositionShared() == f.getSize(), "SEEK_END: " + f.getPositionShared());
+        world.barrier();
+        // 5. Atomic mode: overlapping writes of 16 KiB from every rank; a read sees one write whole.
+        f.setAtomicity(true);
+        check(f.getAtomicity(), "atomicity on");
+        final long overlap = 1 << 20;
+        final int[] block = new int[4096];
+        Arrays.fill(block, rank + 1);
+        final int[] seen = new int[block.length];
+        for (int i = 0; i < 20; i++)
+        {
+            f.writeAt(overlap, block, block.length, MPI.INT);
+            f.readAt(overlap, seen, seen.length, MPI.INT);
+            for (final int x : seen)
+            {
+                check(x == seen[0] && x >= 1 && x <= size, "atomic mode: a write seen in part (" + x + ", " +
+                    seen[0] + ")");
+            }
+        }
+        world.barrier();
+        f.setAtomicity(false);
+        // 6. Size changes.
+        f.setSize(2 << 20);
+        check(f.getSize() == 2 << 20, "setSize larger: " + f.getSize());
+        world.barrier();
+        f.setSize(overlap);
+        check(f.getSize() == overlap, "setSize smaller: " + f.getSize());
+        world.barrier();
+        f.preallocate(3 << 20);
+        check(f.getSize() == 3 << 20, "preallocate: " + f.getSize());
+        world.barrier();
+        // 7. A non-contiguous view: rank r owns ints r, r + size, ... from 4 MiB.
+        final Datatype dealt = Datatype.createResized(MPI.INT, 0, 4 * size);
+        dealt.commit();
+        final long viewAt = 4 << 20;
+        f.setView(viewAt + 4L * rank, MPI.INT, dealt, "native");
+        final int[] strided = new int[100];
+        Arrays.setAll(strided, i -> -(i * size + rank));
+        f.writeAll(strided, strided.length, MPI.INT);
+        check(f.getPosition() == strided.length, "individual pointer: " + f.getPosition());
+        check(f.getByteOffset(2) == viewAt + 4L * rank + 8L * size, "byte offset: " + f.getByteOffset(2));
+        f.sync();
+        world.barrier();
+        f.sync();
+        f.setView(viewAt, MPI.INT, MPI.INT, "native");
+        final int[] dealtBack = new int[100 * size];
+        f.readAtAll(0, dealtBack, dealtBack.length, MPI.INT);
+        for (int k = 0; k < dealtBack.length; k++)
+        {
+            check(dealtBack[k] == -k, "dealt int " + k + ": " + dealtBack[k]);
+        }
+        dealt.free();
+        f.close();
+        // 8. Delete: by one rank once every rank has closed it; delete-on-close across nodes.
+        world.barrier();
+        if (rank == 0)
+        {
+            mpi.File.delete(path);
+        }
+        world.barrier();
+        check(!java.nio.file.Files.exists(java.nio.file.Path.of(path)), "deleted");
+        final String temporary = base + "-across-temporary";
+        final mpi.File t = new mpi.File(world, temporary, MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE);
+        t.writeShared(new int[] {rank}, 1, MPI.INT);
+        world.barrier();
+        check(t.getSize() == 4L * size, "temporary size: " + t.getSize());
+        t.close();
+        world.barrier();
+        check(!java.nio.file.Files.exists(java.nio.file.Path.of(temporary)), "deleted on close");
+    }
+
+    /** Records (rank, round) of {@code all}: each of {@code size} x {@code rounds} exactly once. */
+    private static void checkEachRecordOnce(final int[] all, final int size, final int rounds, final String what)
+    {
+        final boolean[][] seen = new boolean[size][rounds];
+        for (int k = 0; k < all.length; k += 2)
+        {
+            final int r = all[k];
+            final int i = all[k + 1];
+            check(r >= 0 && r < size && i >= 0 && i < rounds && !seen[r][i], what + ": record " + r + "/" + i +
+                " out of place or twice");
+            seen[r][i] = true;
+        }
     }
 
     private static void check(final boolean ok, final String what)
