@@ -18,9 +18,10 @@ import org.shmpi.shm.ShmpiException;
  * as messages on the file's private context. Its server is a progress agent: it runs on every
  * duty cycle of whatever MPI call member 0 is in (a wait in any blocking call, a test), so the
  * others' shared-pointer accesses and atomic-mode locks progress only while member 0 is inside
- * MPI calls, as MPI's progress rule allows. Member 0's own calls change the fields directly,
- * holding the progress lock as its server does, so its accesses and the others' are applied one
- * at a time in one order. Appends do not reserve blocks ahead here.
+ * MPI calls, as MPI's progress rule allows; member 0's own accesses to the words run one duty
+ * cycle too. Member 0's own calls change the fields directly, holding the progress lock as its
+ * server does, so its accesses and the others' are applied one at a time in one order. Appends
+ * do not reserve blocks ahead here.
  *
  * <p>Messages, all on the file's context, one request and one reply at a time per member:
  * <pre>
@@ -107,17 +108,19 @@ final class ServedWords implements SharedWords, ProgressAgent
         {
             return ask(ADD, etypes);
         }
+        final long was;
         ctx.progress().lock();
         try
         {
-            final long was = pointer;
+            was = pointer;
             pointer += etypes;
-            return was;
         }
         finally
         {
             ctx.progress().unlock();
         }
+        serveWaiting();
+        return was;
     }
 
     @Override
@@ -127,15 +130,18 @@ final class ServedWords implements SharedWords, ProgressAgent
         {
             return ask(GET, 0);
         }
+        final long at;
         ctx.progress().lock();
         try
         {
-            return pointer;
+            at = pointer;
         }
         finally
         {
             ctx.progress().unlock();
         }
+        serveWaiting();
+        return at;
     }
 
     @Override
@@ -201,6 +207,17 @@ final class ServedWords implements SharedWords, ProgressAgent
         {
             ctx.progress().unlock();
         }
+        serveWaiting();
+    }
+
+    /**
+     * Member 0, after an access of its own to the words: one duty cycle, so that the others'
+     * requests are served while member 0 makes such calls one after another (appends in a loop)
+     * and not only once it waits somewhere.
+     */
+    private void serveWaiting()
+    {
+        ctx.progress().progress();
     }
 
     @Override
