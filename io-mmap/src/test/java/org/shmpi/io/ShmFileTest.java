@@ -523,6 +523,17 @@ class ShmFileTest
             f.preallocate(1 << 16);
             assertEquals(1 << 16, f.fileSize());
             f.close();
+            // MODE_APPEND: member 0 puts the shared pointer at the end; DISPLACEMENT_CURRENT reads it.
+            final ShmFile g = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_RDWR | ShmFile.MODE_APPEND, Map.of());
+            assertEquals(1 << 16, g.positionShared());
+            g.close();
+            final ShmFile seq = ShmFile.open(ctx, m, path.toString(), ShmFile.MODE_WRONLY | ShmFile.MODE_SEQUENTIAL |
+                ShmFile.MODE_APPEND, Map.of());
+            final TypeMap intType = TypeMap.basic(BasicKind.INT, 4);
+            seq.setView(ShmFile.DISPLACEMENT_CURRENT, intType, intType, "native");
+            assertEquals(1 << 16, seq.viewDisp());
+            assertEquals(0, seq.positionShared());
+            seq.close();
         });
     }
 
