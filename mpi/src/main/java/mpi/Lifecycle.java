@@ -113,6 +113,11 @@ final class Lifecycle
                 if (node != null)
                 {
                     node.join(futex);
+                    final org.shmpi.ring.ProgressAgent bridge = node.bridgeAgent();
+                    if (bridge != null)
+                    {
+                        e.progress().register(bridge);
+                    }
                 }
                 p.awaitAllInitialized();
             }

@@ -74,7 +74,7 @@ final class EagerProtocol
         // Release inside commit: publishes the header and payload written above. The claim's CAS
         // on the ring's tail is the full fence the wake-up check below needs.
         ring.commit(index);
-        target.wakeWord().wakeIfSleepingAfterClaim();
+        target.afterCommit();
         return true;
     }
 
@@ -102,7 +102,7 @@ final class EagerProtocol
                 InboxTransport.checkClaim(index);
                 if (wrote)
                 {
-                    target.wakeWord().wakeIfSleepingAfterClaim();
+                    target.afterCommit();
                 }
                 return false;
             }
@@ -119,7 +119,7 @@ final class EagerProtocol
             wrote = true;
         }
         while (s.sent < s.length);
-        target.wakeWord().wakeIfSleepingAfterClaim();
+        target.afterCommit();
         if (sync)
         {
             s.state = SendRequest.WAIT_ACK;

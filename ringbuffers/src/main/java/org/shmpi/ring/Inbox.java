@@ -42,6 +42,40 @@ public final class Inbox implements AutoCloseable
     private final boolean forwarded;
     private boolean closed;
 
+    /**
+     * Sends what a process's ranks wrote into forwarded inboxes in the writing thread, where the
+     * process runs the bridge: {@link #forward} returns whether everything it found went out.
+     */
+    public interface Forwarder
+    {
+        /** Whether it forwards the stand-in at {@code inbox} (one of its node's directory). */
+        boolean serves(Path inbox);
+
+        /** Sends what the stand-ins of {@code rank}'s node hold; true when nothing is left. */
+        boolean forward(int rank);
+    }
+
+    /** This process's forwarder (the bridge, in the process that runs it); null elsewhere. */
+    private static volatile Forwarder forwarder;
+    /** The forwarder this producer's mapping last asked whether it serves it, and its answer. */
+    private Forwarder askedForwarder;
+    private boolean forwardedHere;
+
+    /** Installs this process's {@link Forwarder}. */
+    public static synchronized void forwarder(final Forwarder f)
+    {
+        forwarder = f;
+    }
+
+    /** Removes {@code f} if it is this process's {@link Forwarder}. */
+    public static synchronized void removeForwarder(final Forwarder f)
+    {
+        if (forwarder == f)
+        {
+            forwarder = null;
+        }
+    }
+
     private Inbox(
         final SegmentManager manager, final boolean ownsManager, final Segment segment, final int capacity,
         final Futex futex)
@@ -219,6 +253,33 @@ public final class Inbox implements AutoCloseable
     public WakeWord wakeWord()
     {
         return wakeWord;
+    }
+
+    /**
+     * A producer committed frames: wakes the owner if it sleeps. For a stand-in of a rank on
+     * another node the owner is the bridge: in the process that runs it the frames go out at once
+     * in this thread ({@link #forwarder(Forwarder)}); elsewhere, or when that left some behind,
+     * the bridge's sending thread is woken through the doorbell.
+     */
+    public void afterCommit()
+    {
+        if (forwarded)
+        {
+            final Forwarder f = forwarder;
+            if (f != null)
+            {
+                if (f != askedForwarder)
+                {
+                    forwardedHere = f.serves(segment.path());
+                    askedForwarder = f;
+                }
+                if (forwardedHere && f.forward(segment.creatorRank()))
+                {
+                    return;
+                }
+            }
+        }
+        wakeWord.wakeIfSleepingAfterClaim();
     }
 
     /** Rank that owns (created) the inbox. */

@@ -118,7 +118,7 @@ final class OutboundQueues
         b.putLong(index + PEER_TOKEN_OFFSET, peerToken);
         // Release inside commit: publishes the frame written above.
         ring.commit(index);
-        target.wakeWord().wakeIfSleepingAfterClaim();
+        target.afterCommit();
         return true;
     }
 

@@ -30,6 +30,14 @@ public interface ProgressAgent
     {
     }
 
+    /**
+     * The thread driving progress is about to sleep until woken (nothing to do for a while):
+     * work this agent does on the duty cycle must be left to whoever does it otherwise.
+     */
+    default void beforeSleep()
+    {
+    }
+
     /** A short name for diagnostics. */
     String roleName();
 }

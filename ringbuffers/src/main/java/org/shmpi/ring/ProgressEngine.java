@@ -470,6 +470,36 @@ public final class ProgressEngine
         }
     }
 
+    /**
+     * The check a sleeper makes after announcing its sleep, preceded by the agents'
+     * {@link ProgressAgent#beforeSleep}: the idler calls it only right before a sleep. One
+     * object: one thread at a time may sleep on the wake word (the single driving thread, or the
+     * futex sleeper under the lock).
+     */
+    private final class SleepCheck implements BooleanSupplier
+    {
+        private BooleanSupplier inner;
+
+        SleepCheck around(final BooleanSupplier check)
+        {
+            inner = check;
+            return this;
+        }
+
+        @Override
+        public boolean getAsBoolean()
+        {
+            final ProgressAgent[] a = agents;
+            for (int i = 0; i < a.length; i++)
+            {
+                a[i].beforeSleep();
+            }
+            return inner.getAsBoolean();
+        }
+    }
+
+    private final SleepCheck sleepCheck = new SleepCheck();
+
     private boolean needsPolling()
     {
         final ProgressAgent[] a = agents;
@@ -494,7 +524,7 @@ public final class ProgressEngine
             }
             else
             {
-                idler.idle(wakeWord, wakeCheck != null ? wakeCheck : inboxPending);
+                idler.idle(wakeWord, sleepCheck.around(wakeCheck != null ? wakeCheck : inboxPending));
             }
             return;
         }
@@ -508,8 +538,8 @@ public final class ProgressEngine
             unlockForIdle();
             try
             {
-                idler.idle(wakeWord, () -> inboxPending.getAsBoolean() || completion.generation() != seen ||
-                    wakeCheck != null && wakeCheck.getAsBoolean());
+                idler.idle(wakeWord, sleepCheck.around(() -> inboxPending.getAsBoolean() ||
+                    completion.generation() != seen || wakeCheck != null && wakeCheck.getAsBoolean()));
             }
             finally
             {

@@ -151,7 +151,7 @@ final class RendezvousProtocol
         tokens.awaitReply(s);
         // Release inside commit: publishes the RTS written above.
         ring.commit(index);
-        target.wakeWord().wakeIfSleepingAfterClaim();
+        target.afterCommit();
         return true;
     }
 
@@ -315,7 +315,7 @@ final class RendezvousProtocol
             }
             if (fragments > 0)
             {
-                target.wakeWord().wakeIfSleepingAfterClaim();
+                target.afterCommit();
                 work += fragments;
             }
             if (s.sent >= s.length)

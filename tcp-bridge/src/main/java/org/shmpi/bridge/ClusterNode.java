@@ -440,6 +440,16 @@ public final class ClusterNode
     }
 
     /**
+     * The bridge's part in this rank's duty cycle ({@link NodeBridge#agent}) where this process
+     * runs the node's bridge (the node's first rank); null elsewhere.
+     */
+    public org.shmpi.ring.ProgressAgent bridgeAgent()
+    {
+        final NodeBridge b = bridge;
+        return b == null ? null : b.agent();
+    }
+
+    /**
      * At the end of {@code MPI.Finalize}: the leader waits for the node's other ranks to finish
      * (or die), closes the bridge in order and removes the node's directory.
      */

@@ -10,6 +10,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,12 +22,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.shmpi.ring.Inbox;
+import org.shmpi.ring.ProgressAgent;
 import org.shmpi.shm.Futex;
 import org.shmpi.shm.WakeWord;
 import org.shmpi.shm.segment.SegmentNames;
@@ -78,6 +82,23 @@ public final class NodeBridge implements AutoCloseable
     static final int CONTROL_GOODBYE = 1;
     /** Control frame: the job is aborted (kind, rank, code, reason): the receiving node aborts too. */
     static final int CONTROL_ABORT = 2;
+    /**
+     * How long after its last duty cycle this process's rank counts as reading the sockets itself
+     * (the inbound threads keep off meanwhile; a rank about to sleep hands over at once).
+     */
+    private static final long RANK_READS_NS = 200_000;
+    /**
+     * Frames a rank writes closer together than this (from the end of its last send to the
+     * next) are a burst: the sending thread takes them, gathering many into one write.
+     */
+    private static final long BURST_GAP_NS = 3_000;
+    /**
+     * How long a rank's thread leaves reading to the inbound thread after a stream came (several
+     * frames in one read, or a large frame): that thread then copies while the rank consumes.
+     */
+    private static final long STREAM_HANDOVER_NS = 1_000_000;
+    /** Longest wait of an inbound thread for its socket to have something (then it looks again). */
+    private static final long RECEIVE_WAIT_MS = 100;
     /** How long a finishing node waits for the other side's goodbye. */
     private static final long GOODBYE_TIMEOUT_MS = 10_000;
 
@@ -98,6 +119,8 @@ public final class NodeBridge implements AutoCloseable
     private final Inbox[] standIns;
     private final Link[] links;
     private final Thread acceptor;
+    /** The largest frame a stand-in holds (its ring's largest message). */
+    private final int maxFrame;
     private final AtomicLong framesOut = new AtomicLong();
     private final AtomicLong framesIn = new AtomicLong();
     private volatile boolean closed;
@@ -122,6 +145,15 @@ public final class NodeBridge implements AutoCloseable
         this.links = new Link[nodes];
         this.acceptor = new Thread(this::acceptLoop, "shmpi-bridge-accept-" + node);
         this.acceptor.setDaemon(true);
+        int largest = 0;
+        for (final Inbox s : standIns)
+        {
+            if (s != null)
+            {
+                largest = Math.max(largest, s.ring().maxMsgLength());
+            }
+        }
+        this.maxFrame = largest;
     }
 
     /**
@@ -276,6 +308,71 @@ public final class NodeBridge implements AutoCloseable
                 }
             }
         }
+        // From here this process's ranks send to other nodes in their own threads when they can.
+        Inbox.forwarder(forwarder);
+    }
+
+    /** Sends, in the writing thread, what the stand-ins of this node's directory hold. */
+    private final Inbox.Forwarder forwarder = new Inbox.Forwarder()
+    {
+        @Override
+        public boolean serves(final Path inbox)
+        {
+            return jobDir.equals(inbox.getParent());
+        }
+
+        @Override
+        public boolean forward(final int rank)
+        {
+            final Link l = links[nodeOfRank[rank]];
+            return l != null && l.sendInline();
+        }
+    };
+
+    /**
+     * The bridge's part in the duty cycle of this process's rank: while the rank is inside MPI
+     * calls it reads the sockets itself and writes what came into this node's inboxes (for
+     * itself, at once), so a message from another node reaches it without a thread hand-off;
+     * when it is about to sleep, and while it computes, the inbound threads do it. Register it
+     * with the rank's progress engine.
+     */
+    public ProgressAgent agent()
+    {
+        return new ProgressAgent()
+        {
+            @Override
+            public int doWork()
+            {
+                int work = 0;
+                for (final Link l : links)
+                {
+                    if (l != null)
+                    {
+                        work += l.flushInline();
+                        work += l.receiveInline();
+                    }
+                }
+                return work;
+            }
+
+            @Override
+            public void beforeSleep()
+            {
+                for (final Link l : links)
+                {
+                    if (l != null)
+                    {
+                        l.handOver();
+                    }
+                }
+            }
+
+            @Override
+            public String roleName()
+            {
+                return "tcp bridge of node " + node;
+            }
+        };
     }
 
     /** Who is told when another node reports the job aborted (set before {@link #connect}). */
@@ -472,7 +569,7 @@ public final class NodeBridge implements AutoCloseable
 
     private void register(final int peer, final Socket s) throws IOException
     {
-        final Link link = new Link(peer, s);
+        final Link link = new Link(peer, s, maxFrame);
         synchronized (links)
         {
             links[peer] = link;
@@ -512,6 +609,7 @@ public final class NodeBridge implements AutoCloseable
             return;
         }
         closed = true;
+        Inbox.removeForwarder(forwarder);
         closeQuietly(server);
         final List<Link> open = openLinks();
         synchronized (links)
@@ -583,13 +681,29 @@ public final class NodeBridge implements AutoCloseable
         return idles + 1;
     }
 
-    /** The connection to one other node, with its two threads. */
+    /**
+     * The connection to one other node, with its two threads. The socket is non-blocking; what
+     * is half sent or half received stays in the link (the staging buffer {@code out}, the
+     * receive state {@code rx*}), so whoever holds the send lock or the receive lock next goes
+     * on from there: the link's threads, or this process's rank in its own MPI calls
+     * ({@link #forward}, {@link #agent}).
+     */
     private final class Link
     {
+        private static final int RX_HEADER = 0;
+        private static final int RX_CONTROL = 1;
+        private static final int RX_CLAIM = 2;
+        private static final int RX_BODY = 3;
+        private static final int RX_DONE = 4;
+
         private final int peer;
         private final Socket socket;
+        private final SocketChannel channel;
         private final Thread outbound;
         private final Thread inbound;
+        private final Selector readable;
+        /** The same readiness, asked by a rank's thread (a selector selects for one thread at a time). */
+        private final Selector inlineReadable;
         private final Inbox[] targets = new Inbox[nodeOfRank.length];
         /** Encoded control frames, written by the outbound thread after the data it holds. */
         final ConcurrentLinkedQueue<byte[]> control = new ConcurrentLinkedQueue<>();
@@ -600,11 +714,61 @@ public final class NodeBridge implements AutoCloseable
         volatile boolean finishing;
         /** The peer said goodbye: its end closing is no failure. */
         private volatile boolean peerGone;
+        /** Until when (System.nanoTime) this process's rank reads the socket itself: the inbound thread keeps off. */
+        private volatile long rankReadsUntil;
 
-        Link(final int peer, final Socket socket)
+        // Sending, under sendLock.
+        private final ReentrantLock sendLock = new ReentrantLock();
+        /** Frames gathered and not yet written (from 0 to its position). */
+        private final ByteBuffer out;
+        private final ByteBuffer header = ByteBuffer.allocateDirect(FRAME_HEADER);
+        private final ByteBuffer[] pair = new ByteBuffer[2];
+        private final ByteBuffer[] sendViews = new ByteBuffer[nodeOfRank.length];
+        private final int[] peerRanks;
+        private final ControlledMessageHandler handler = this::onFrame;
+        private int sendDest;
+        private int first;
+        /** When a rank's thread last wrote frames for the peer (System.nanoTime; after its pass, if it ran one). */
+        private long lastForward;
+        /** A burst left frames in the stand-ins for the rank's next duty cycle. */
+        private volatile boolean sendPending;
+        /** A pass in a rank's thread: never waits for the socket; what does not go stays in {@link #out}. */
+        private boolean inlinePass;
+        private boolean passStopped;
+        private IOException sendFailure;
+
+        // Receiving, under recvLock.
+        private final ReentrantLock recvLock = new ReentrantLock();
+        /** What the socket gave and nobody has used yet (read mode). */
+        private final ByteBuffer in = ByteBuffer.allocateDirect(STAGING_BYTES);
+        private final ByteBuffer[] recvViews = new ByteBuffer[nodeOfRank.length];
+        private int rxState = RX_HEADER;
+        private int rxLength;
+        private int rxType;
+        private int rxDest;
+        private int rxIndex;
+        private int rxGot;
+        /** The last pass stopped because the destination's inbox was full. */
+        private boolean rxBlocked;
+        /** Until when (System.nanoTime) a rank's thread leaves reading to the inbound thread: a stream came. */
+        private long streamUntil;
+        /** A control frame waits for the inbound thread (a rank's thread leaves them to it). */
+        private volatile boolean controlPending;
+
+        Link(final int peer, final Socket socket, final int maxFrame) throws IOException
         {
             this.peer = peer;
             this.socket = socket;
+            this.channel = socket.getChannel();
+            channel.configureBlocking(false);
+            this.readable = Selector.open();
+            channel.register(readable, SelectionKey.OP_READ);
+            this.inlineReadable = Selector.open();
+            channel.register(inlineReadable, SelectionKey.OP_READ);
+            this.out = ByteBuffer.allocateDirect(Math.max(STAGING_BYTES, maxFrame + FRAME_HEADER));
+            in.flip();
+            this.peerRanks = java.util.stream.IntStream.range(0, standIns.length)
+                .filter(r -> standIns[r] != null && nodeOfRank[r] == peer).toArray();
             this.outbound = new Thread(this::send, "shmpi-bridge-" + node + "-to-" + peer);
             this.inbound = new Thread(this::receive, "shmpi-bridge-" + node + "-from-" + peer);
             outbound.setDaemon(true);
@@ -642,10 +806,22 @@ public final class NodeBridge implements AutoCloseable
             }
         }
 
+        /** The rank stops reading the socket (it is going to sleep, or it failed): the inbound thread takes over. */
+        void handOver()
+        {
+            if (rankReadsUntil != 0)
+            {
+                rankReadsUntil = 0;
+                LockSupport.unpark(inbound);
+            }
+        }
+
         void stop()
         {
             stopping = true;
             ring();
+            readable.wakeup();
+            LockSupport.unpark(inbound);
             closeQuietly(socket);
             try
             {
@@ -656,6 +832,8 @@ public final class NodeBridge implements AutoCloseable
             {
                 Thread.currentThread().interrupt();
             }
+            closeQuietly(readable);
+            closeQuietly(inlineReadable);
             for (final Inbox t : targets)
             {
                 if (t != null)
@@ -676,100 +854,258 @@ public final class NodeBridge implements AutoCloseable
             }
         }
 
+        // ------------------------------------------------------------------------------------------
+        // Sending
+
+        /**
+         * In a rank's thread, after it wrote frames for the peer: sends what the peer's stand-ins
+         * hold, if nobody else is sending, without waiting for the socket. True when everything
+         * went out; false leaves the rest to the sending thread (the caller rings its doorbell).
+         */
+        boolean sendInline()
+        {
+            if (stopping || finishing)
+            {
+                return false;
+            }
+            final long now = System.nanoTime();
+            final boolean burst = now - lastForward < BURST_GAP_NS;
+            lastForward = now;
+            if (burst)
+            {
+                // Frames following each other closely: left in the stand-ins and sent together by
+                // this rank's next duty cycle (or by the sending thread, at its next look).
+                sendPending = true;
+                return true;
+            }
+            return sendNow();
+        }
+
+        /** In a rank's duty cycle: sends what a burst left in the stand-ins. */
+        int flushInline()
+        {
+            if (!sendPending || stopping || finishing)
+            {
+                return 0;
+            }
+            if (!sendNow())
+            {
+                ring();
+            }
+            return 1;
+        }
+
+        private boolean sendNow()
+        {
+            if (!sendLock.tryLock())
+            {
+                return false;
+            }
+            try
+            {
+                sendPending = false;
+                inlinePass = true;
+                pass();
+                lastForward = System.nanoTime();
+                return out.position() == 0 && !passStopped;
+            }
+            catch (final IOException ex)
+            {
+                // The sending thread meets the same socket and reports it.
+                return false;
+            }
+            finally
+            {
+                inlinePass = false;
+                sendLock.unlock();
+            }
+        }
+
+        /** One pass over the peer's stand-ins, from a different one each time; returns the frames taken. */
+        private int pass() throws IOException
+        {
+            passStopped = false;
+            if (!writeOut())
+            {
+                if (inlinePass)
+                {
+                    passStopped = true;
+                    return 0;
+                }
+                drainOut();
+            }
+            int frames = 0;
+            for (int i = 0; i < peerRanks.length && !passStopped; i++)
+            {
+                final int r = peerRanks[(first + i) % peerRanks.length];
+                sendDest = r;
+                frames += standIns[r].ring().controlledRead(handler, 64);
+                if (sendFailure != null)
+                {
+                    final IOException f = sendFailure;
+                    sendFailure = null;
+                    throw f;
+                }
+            }
+            first = peerRanks.length == 0 ? 0 : (first + 1) % peerRanks.length;
+            if (!writeOut() && !inlinePass)
+            {
+                drainOut();
+            }
+            if (frames > 0)
+            {
+                framesOut.addAndGet(frames);
+            }
+            return frames;
+        }
+
+        /**
+         * One frame of a stand-in: a small one is gathered into {@link #out}; a large one goes
+         * from the ring to the socket (what the socket does not take at once is copied into
+         * {@link #out} in a rank's thread, waited for in the sending thread).
+         */
+        private ControlledMessageHandler.Action onFrame(
+            final int type, final org.agrona.MutableDirectBuffer buffer, final int index, final int length)
+        {
+            try
+            {
+                if (length <= DIRECT_WRITE_BYTES)
+                {
+                    if (out.remaining() < FRAME_HEADER + length && !writeOut() &&
+                        out.remaining() < FRAME_HEADER + length)
+                    {
+                        if (inlinePass)
+                        {
+                            passStopped = true;
+                            return ControlledMessageHandler.Action.ABORT;
+                        }
+                        drainOut();
+                    }
+                    out.putInt(length).putInt(type).putInt(sendDest);
+                    buffer.getBytes(index, out, out.position(), length);
+                    out.position(out.position() + length);
+                    return ControlledMessageHandler.Action.COMMIT;
+                }
+                if (!writeOut())
+                {
+                    if (inlinePass)
+                    {
+                        passStopped = true;
+                        return ControlledMessageHandler.Action.ABORT;
+                    }
+                    drainOut();
+                }
+                ByteBuffer view = sendViews[sendDest];
+                if (view == null)
+                {
+                    view = new com.sun.jna.Pointer(buffer.addressOffset()).getByteBuffer(0, buffer.capacity());
+                    sendViews[sendDest] = view;
+                }
+                header.clear();
+                header.putInt(length).putInt(type).putInt(sendDest).flip();
+                view.limit(index + length).position(index);
+                pair[0] = header;
+                pair[1] = view;
+                int idles = 0;
+                while (view.hasRemaining())
+                {
+                    if (channel.write(pair) > 0)
+                    {
+                        idles = 0;
+                        continue;
+                    }
+                    if (inlinePass)
+                    {
+                        // The rest waits in out (empty now, and large enough for any frame).
+                        out.put(header).put(view);
+                        passStopped = true;
+                        return ControlledMessageHandler.Action.BREAK;
+                    }
+                    idles = awaitWritable(idles);
+                }
+                return ControlledMessageHandler.Action.COMMIT;
+            }
+            catch (final IOException ex)
+            {
+                sendFailure = ex;
+                return ControlledMessageHandler.Action.ABORT;
+            }
+        }
+
+        /** Writes what {@link #out} holds as far as the socket takes it at once; true when it is empty. */
+        private boolean writeOut() throws IOException
+        {
+            if (out.position() == 0)
+            {
+                return true;
+            }
+            out.flip();
+            while (out.hasRemaining() && channel.write(out) > 0)
+            {
+                // the socket took some: go on
+            }
+            final boolean empty = !out.hasRemaining();
+            out.compact();
+            return empty;
+        }
+
+        /** Writes everything {@link #out} holds (the sending thread: waits for the socket). */
+        private void drainOut() throws IOException
+        {
+            int idles = 0;
+            while (!writeOut())
+            {
+                idles = awaitWritable(idles);
+            }
+        }
+
+        private int awaitWritable(final int idles) throws IOException
+        {
+            if (stopping)
+            {
+                throw new java.io.EOFException("the bridge is stopping");
+            }
+            return idle(idles);
+        }
+
         /** Drains the stand-in inboxes of the peer's ranks into the socket. */
         private void send()
         {
-            final SocketChannel channel = socket.getChannel();
-            // Small frames are gathered here and written together; a large one goes straight from
-            // the stand-in's ring to the socket (no copy of ours).
-            final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
-            final ByteBuffer header = ByteBuffer.allocateDirect(FRAME_HEADER);
-            final ByteBuffer[] pair = new ByteBuffer[2];
-            final ByteBuffer[] views = new ByteBuffer[standIns.length];
-            final IOException[] failure = new IOException[1];
-            final int[] dest = new int[1];
-            final ControlledMessageHandler handler = (type, buffer, index, length) ->
-            {
-                try
-                {
-                    if (length <= DIRECT_WRITE_BYTES)
-                    {
-                        if (staging.remaining() < FRAME_HEADER + length)
-                        {
-                            flush(channel, staging);
-                        }
-                        staging.putInt(length).putInt(type).putInt(dest[0]);
-                        buffer.getBytes(index, staging, staging.position(), length);
-                        staging.position(staging.position() + length);
-                        return ControlledMessageHandler.Action.COMMIT;
-                    }
-                    flush(channel, staging);
-                    ByteBuffer view = views[dest[0]];
-                    if (view == null)
-                    {
-                        view = new com.sun.jna.Pointer(buffer.addressOffset()).getByteBuffer(0, buffer.capacity());
-                        views[dest[0]] = view;
-                    }
-                    header.clear();
-                    header.putInt(length).putInt(type).putInt(dest[0]).flip();
-                    view.limit(index + length).position(index);
-                    pair[0] = header;
-                    pair[1] = view;
-                    while (view.hasRemaining())
-                    {
-                        channel.write(pair);
-                    }
-                    return ControlledMessageHandler.Action.COMMIT;
-                }
-                catch (final IOException ex)
-                {
-                    failure[0] = ex;
-                    return ControlledMessageHandler.Action.ABORT;
-                }
-            };
-            final int[] peerRanks = java.util.stream.IntStream.range(0, standIns.length)
-                .filter(r -> standIns[r] != null && nodeOfRank[r] == peer).toArray();
             final WakeWord bell = peerRanks.length == 0 ? null : standIns[peerRanks[0]].wakeWord();
             doorbell = bell;
-            int first = 0;
             try
             {
                 int idles = 0;
                 while (!stopping)
                 {
                     final boolean last = finishing;
-                    int frames = 0;
-                    // The peer's ranks only, from a different one each pass: none waits behind the
-                    // others when the staging buffer fills.
-                    for (int i = 0; i < peerRanks.length; i++)
+                    int frames;
+                    sendLock.lock();
+                    try
                     {
-                        final int r = peerRanks[(first + i) % peerRanks.length];
-                        dest[0] = r;
-                        frames += standIns[r].ring().controlledRead(handler, 64);
-                        if (failure[0] != null)
+                        frames = pass();
+                        byte[] c;
+                        while ((c = control.peek()) != null)
                         {
-                            throw failure[0];
+                            out.put(c);
+                            drainOut();
+                            control.poll();
+                        }
+                        if (last && frames == 0)
+                        {
+                            // Read before the pass that found nothing: nothing is left behind.
+                            out.putInt(0).putInt(CONTROL_GOODBYE).putInt(CONTROL);
+                            drainOut();
+                            socket.shutdownOutput();
+                            return;
                         }
                     }
-                    first = peerRanks.length == 0 ? 0 : (first + 1) % peerRanks.length;
-                    flush(channel, staging);
-                    byte[] c;
-                    while ((c = control.peek()) != null)
+                    finally
                     {
-                        flush(channel, ByteBuffer.wrap(c).position(c.length));
-                        control.poll();
-                    }
-                    if (last && frames == 0)
-                    {
-                        // Read before the pass that found nothing: nothing is left behind.
-                        staging.putInt(0).putInt(CONTROL_GOODBYE).putInt(CONTROL);
-                        flush(channel, staging);
-                        socket.shutdownOutput();
-                        return;
+                        sendLock.unlock();
                     }
                     if (frames > 0)
                     {
-                        framesOut.addAndGet(frames);
                         idles = 0;
                     }
                     else if (idles < SLEEP_AFTER_IDLES || bell == null)
@@ -778,7 +1114,7 @@ public final class NodeBridge implements AutoCloseable
                     }
                     else
                     {
-                        sleepOnDoorbell(bell, peerRanks);
+                        sleepOnDoorbell(bell);
                     }
                 }
             }
@@ -792,7 +1128,7 @@ public final class NodeBridge implements AutoCloseable
          * Nothing to send for a while: sleeps until a rank rings the doorbell after writing into
          * a stand-in of the peer (or a control frame, the end), at most {@value #DOORBELL_SLEEP_NS} ns.
          */
-        private void sleepOnDoorbell(final WakeWord bell, final int[] peerRanks)
+        private void sleepOnDoorbell(final WakeWord bell)
         {
             bell.prepareSleep();
             boolean pending = stopping || finishing || !control.isEmpty();
@@ -807,90 +1143,233 @@ public final class NodeBridge implements AutoCloseable
             bell.awake();
         }
 
-        /** Writes what {@code b} holds (from 0 to its position) and empties it. */
-        private void flush(final SocketChannel channel, final ByteBuffer b) throws IOException
-        {
-            if (b.position() == 0)
-            {
-                return;
-            }
-            b.flip();
-            while (b.hasRemaining())
-            {
-                channel.write(b);
-            }
-            b.clear();
-        }
+        // ------------------------------------------------------------------------------------------
+        // Receiving
 
-        /** Writes the frames arriving from the peer into this node's inboxes, waking their ranks. */
-        private void receive()
+        /**
+         * In a rank's thread, in its duty cycle: takes what the socket has for this node, if
+         * nobody else is, without waiting. Control frames are left to the inbound thread.
+         */
+        int receiveInline()
         {
-            final SocketChannel channel = socket.getChannel();
-            // What the socket gave: whole small frames are copied from here into the inbox; the rest
-            // of a large frame is read straight into its place in the inbox's ring.
-            final ByteBuffer in = ByteBuffer.allocateDirect(STAGING_BYTES);
-            in.flip();
-            final ByteBuffer[] views = new ByteBuffer[nodeOfRank.length];
+            if (stopping || controlPending || rxState == RX_DONE)
+            {
+                return 0;
+            }
+            final long now = System.nanoTime();
+            if (now - streamUntil < 0)
+            {
+                return 0;
+            }
+            rankReadsUntil = now + RANK_READS_NS;
+            if (!recvLock.tryLock())
+            {
+                return 0;
+            }
             try
             {
-                while (!stopping)
+                // Nothing half read and nothing buffered: ask epoll first. A read would take the
+                // socket's lock, which the writing thread needs too; a readiness check does not.
+                if (rxState == RX_HEADER && in.remaining() < FRAME_HEADER)
                 {
-                    fill(channel, in, FRAME_HEADER);
-                    final int length = in.getInt();
-                    final int type = in.getInt();
-                    final int dest = in.getInt();
-                    if (dest == CONTROL && length >= 0 && length <= STAGING_BYTES - FRAME_HEADER)
+                    final int ready = inlineReadable.selectNow();
+                    inlineReadable.selectedKeys().clear();
+                    if (ready == 0)
                     {
-                        fill(channel, in, length);
-                        final byte[] body = new byte[length];
-                        in.get(body);
-                        if (type == CONTROL_GOODBYE)
-                        {
-                            peerGone = true;
-                            return;
-                        }
-                        if (type == CONTROL_ABORT && length >= 12)
-                        {
-                            onAbort.aborted(getInt(body, 0), getInt(body, 4), getInt(body, 8),
-                                new String(body, 12, length - 12, StandardCharsets.UTF_8));
-                        }
-                        continue;
+                        return 0;
                     }
-                    if (dest < 0 || dest >= nodeOfRank.length || nodeOfRank[dest] != node || length < 0)
-                    {
-                        throw new IOException("a frame for rank " + dest + " of " + length + " bytes came to node " +
-                            node);
-                    }
-                    deliver(channel, in, views, dest, type, length);
                 }
+                final int frames = pump(true);
+                if (rxState == RX_BODY)
+                {
+                    // A large frame coming in pieces: the inbound thread copies the stream into
+                    // the inboxes while this rank consumes it, for a while.
+                    streamUntil = System.nanoTime() + STREAM_HANDOVER_NS;
+                    handOver();
+                }
+                return frames;
             }
             catch (final IOException ex)
             {
-                lost(ex);
+                // The inbound thread meets the same socket and reports it.
+                handOver();
+                return 0;
+            }
+            finally
+            {
+                recvLock.unlock();
             }
         }
 
-        /** Makes {@code in} hold at least {@code n} unread bytes (n at most its capacity). */
-        private void fill(final SocketChannel channel, final ByteBuffer in, final int n) throws IOException
+        /**
+         * Takes frames from the socket into this node's inboxes as far as it can without waiting:
+         * stops when the socket has nothing more, when a destination's inbox is full
+         * ({@link #rxBlocked}), or (in a rank's thread) at a control frame. Returns the frames
+         * delivered.
+         */
+        private int pump(final boolean inline) throws IOException
+        {
+            int frames = 0;
+            rxBlocked = false;
+            while (true)
+            {
+                switch (rxState)
+                {
+                    case RX_HEADER:
+                        if (!ensure(FRAME_HEADER))
+                        {
+                            return frames;
+                        }
+                        rxLength = in.getInt();
+                        rxType = in.getInt();
+                        rxDest = in.getInt();
+                        if (rxDest == CONTROL && rxLength >= 0 && rxLength <= STAGING_BYTES - FRAME_HEADER)
+                        {
+                            rxState = RX_CONTROL;
+                            break;
+                        }
+                        if (rxDest < 0 || rxDest >= nodeOfRank.length || nodeOfRank[rxDest] != node || rxLength < 0)
+                        {
+                            throw new IOException("a frame for rank " + rxDest + " of " + rxLength + " bytes came " +
+                                "to node " + node);
+                        }
+                        rxState = RX_CLAIM;
+                        break;
+                    case RX_CONTROL:
+                        if (inline)
+                        {
+                            controlPending = true;
+                            handOver();
+                            return frames;
+                        }
+                        if (!ensure(rxLength))
+                        {
+                            return frames;
+                        }
+                        control(rxType, rxLength);
+                        controlPending = false;
+                        if (rxState == RX_DONE)
+                        {
+                            return frames;
+                        }
+                        rxState = RX_HEADER;
+                        break;
+                    case RX_CLAIM:
+                    {
+                        final ManyToOneRingBuffer ring = target(rxDest).ring();
+                        if (rxLength > ring.maxMsgLength())
+                        {
+                            throw new IOException("a frame of " + rxLength + " bytes does not fit the inbox of rank " +
+                                rxDest);
+                        }
+                        final int index = ring.tryClaim(rxType, rxLength);
+                        if (index < 0)
+                        {
+                            // The rank has not read its inbox yet: frames behind this one wait with it.
+                            rxBlocked = true;
+                            return frames;
+                        }
+                        final int buffered = Math.min(rxLength, in.remaining());
+                        ring.buffer().putBytes(index, in, in.position(), buffered);
+                        in.position(in.position() + buffered);
+                        rxIndex = index;
+                        rxGot = buffered;
+                        rxState = RX_BODY;
+                        break;
+                    }
+                    case RX_BODY:
+                    {
+                        final Inbox target = targets[rxDest];
+                        final ManyToOneRingBuffer ring = target.ring();
+                        if (rxGot < rxLength)
+                        {
+                            ByteBuffer view = recvViews[rxDest];
+                            if (view == null)
+                            {
+                                final AtomicBuffer b = ring.buffer();
+                                view = new com.sun.jna.Pointer(b.addressOffset()).getByteBuffer(0, b.capacity());
+                                recvViews[rxDest] = view;
+                            }
+                            view.limit(rxIndex + rxLength).position(rxIndex + rxGot);
+                            final int n;
+                            try
+                            {
+                                n = channel.read(view);
+                            }
+                            catch (final IOException ex)
+                            {
+                                // Give the claimed space back: the rank's inbox stays readable.
+                                ring.abort(rxIndex);
+                                rxState = RX_DONE;
+                                throw ex;
+                            }
+                            if (n < 0)
+                            {
+                                ring.abort(rxIndex);
+                                rxState = RX_DONE;
+                                throw new java.io.EOFException("the connection was closed inside a frame");
+                            }
+                            rxGot += n;
+                            if (rxGot < rxLength)
+                            {
+                                return frames;
+                            }
+                        }
+                        ring.commit(rxIndex);
+                        target.wakeWord().wakeIfSleepingAfterClaim();
+                        framesIn.incrementAndGet();
+                        frames++;
+                        rxState = RX_HEADER;
+                        break;
+                    }
+                    default:
+                        return frames;
+                }
+            }
+        }
+
+        /** Whether {@link #in} holds {@code n} unread bytes, after one read of what the socket has. */
+        private boolean ensure(final int n) throws IOException
         {
             if (in.remaining() >= n)
             {
-                return;
+                return true;
             }
             in.compact();
-            while (in.position() < n)
+            final int got;
+            try
             {
-                if (channel.read(in) < 0)
-                {
-                    throw new java.io.EOFException("the connection was closed");
-                }
+                got = channel.read(in);
             }
-            in.flip();
+            finally
+            {
+                in.flip();
+            }
+            if (got < 0)
+            {
+                throw new java.io.EOFException("the connection was closed");
+            }
+            return in.remaining() >= n;
         }
 
-        private void deliver(
-            final SocketChannel channel, final ByteBuffer in, final ByteBuffer[] views, final int dest, final int type,
-            final int length) throws IOException
+        /** A control frame whose {@code length} bytes of body {@link #in} holds. */
+        private void control(final int type, final int length)
+        {
+            final byte[] body = new byte[length];
+            in.get(body);
+            if (type == CONTROL_GOODBYE)
+            {
+                peerGone = true;
+                rxState = RX_DONE;
+            }
+            else if (type == CONTROL_ABORT && length >= 12)
+            {
+                onAbort.aborted(getInt(body, 0), getInt(body, 4), getInt(body, 8),
+                    new String(body, 12, length - 12, StandardCharsets.UTF_8));
+            }
+        }
+
+        private Inbox target(final int dest) throws IOException
         {
             Inbox target = targets[dest];
             if (target == null)
@@ -898,55 +1377,58 @@ public final class NodeBridge implements AutoCloseable
                 target = Inbox.open(jobDir.resolve(SegmentNames.inbox(dest)), dest, futex);
                 targets[dest] = target;
             }
-            final ManyToOneRingBuffer ring = target.ring();
-            if (length > ring.maxMsgLength())
+            return target;
+        }
+
+        /** Writes the frames arriving from the peer into this node's inboxes, waking their ranks. */
+        private void receive()
+        {
+            try
             {
-                throw new IOException("a frame of " + length + " bytes does not fit the inbox of rank " + dest);
-            }
-            int idles = 0;
-            int index;
-            while ((index = ring.tryClaim(type, length)) < 0)
-            {
-                if (stopping)
+                int idles = 0;
+                while (!stopping && rxState != RX_DONE)
                 {
-                    return;
-                }
-                // The rank has not read its inbox yet: frames behind this one wait with it.
-                idles = idle(idles);
-            }
-            final AtomicBuffer b = ring.buffer();
-            final int buffered = Math.min(length, in.remaining());
-            b.putBytes(index, in, in.position(), buffered);
-            in.position(in.position() + buffered);
-            if (buffered < length)
-            {
-                ByteBuffer view = views[dest];
-                if (view == null)
-                {
-                    view = new com.sun.jna.Pointer(b.addressOffset()).getByteBuffer(0, b.capacity());
-                    views[dest] = view;
-                }
-                view.limit(index + length).position(index + buffered);
-                try
-                {
-                    while (view.hasRemaining())
+                    final long rankReads = rankReadsUntil - System.nanoTime();
+                    if (rankReads > 0 && !controlPending)
                     {
-                        if (channel.read(view) < 0)
+                        // This process's rank reads the socket in its duty cycle for now.
+                        LockSupport.parkNanos(rankReads);
+                        continue;
+                    }
+                    int frames = 0;
+                    boolean blocked = true;
+                    if (recvLock.tryLock())
+                    {
+                        try
                         {
-                            throw new java.io.EOFException("the connection was closed inside a frame");
+                            frames = pump(false);
+                            blocked = rxBlocked;
+                        }
+                        finally
+                        {
+                            recvLock.unlock();
                         }
                     }
-                }
-                catch (final IOException ex)
-                {
-                    // Give the claimed space back: the rank's inbox stays readable.
-                    ring.abort(index);
-                    throw ex;
+                    if (frames > 0)
+                    {
+                        idles = 0;
+                    }
+                    else if (blocked)
+                    {
+                        idles = idle(idles);
+                    }
+                    else
+                    {
+                        idles = 0;
+                        readable.select(RECEIVE_WAIT_MS);
+                        readable.selectedKeys().clear();
+                    }
                 }
             }
-            ring.commit(index);
-            target.wakeWord().wakeIfSleepingAfterClaim();
-            framesIn.incrementAndGet();
+            catch (final IOException ex)
+            {
+                lost(ex);
+            }
         }
     }
 

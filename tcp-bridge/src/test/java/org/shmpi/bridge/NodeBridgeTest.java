@@ -29,7 +29,10 @@ import org.shmpi.ring.Transport;
 /**
  * The bridge with ranks as threads and "nodes" as separate /dev/shm directories joined over
  * loopback TCP: what the engine's protocols need from it (every size, both buffer kinds, the
- * rendezvous without shared addresses, order and wildcards), and what it must refuse.
+ * rendezvous without shared addresses, order and wildcards), and what it must refuse. Each
+ * node's first rank reads its sockets in its own duty cycle ({@link NodeBridge#agent}), and the
+ * ranks of the node whose bridge connected last send in their own threads (the process-wide
+ * forwarder), as in the process that runs a node's bridge; the others go through its threads.
  */
 class NodeBridgeTest
 {
@@ -191,6 +194,90 @@ class NodeBridgeTest
                     }
                 }
             });
+        }
+    }
+
+    /**
+     * Ping-pong between the first ranks of two nodes (each sends and reads in its own thread),
+     * then bursts of small messages gathered into few writes, then a stream of large ones: every
+     * byte arrives, in order.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void pingPongBurstsAndStreamsBetweenTheRanksThatRunTheBridges() throws Exception
+    {
+        try (NodeJob job = NodeJob.start("bridge-inline", new int[] {0, 1}, RING))
+        {
+            job.run(90, ctx ->
+            {
+                final Transport t = ctx.transport();
+                final int me = ctx.rank();
+                final int peer = 1 - me;
+                for (final int size : new int[] {1, 1_000, 20_000, 200_000})
+                {
+                    final byte[] ball = new byte[size];
+                    for (int i = 0; i < 300; i++)
+                    {
+                        if (me == 0)
+                        {
+                            ball[size - 1] = (byte)i;
+                            t.send(0, peer, 1, ball, BYTES, size);
+                            t.recv(0, peer, 1, ball, BYTES, size);
+                            assertEquals((byte)(i + 1), ball[size - 1], "pong " + i + " of " + size + " B");
+                        }
+                        else
+                        {
+                            t.recv(0, peer, 1, ball, BYTES, size);
+                            ball[size - 1]++;
+                            t.send(0, peer, 1, ball, BYTES, size);
+                        }
+                    }
+                }
+                final int burst = 64;
+                for (final int size : new int[] {8, 3_000, 60_000})
+                {
+                    for (int round = 0; round < 20; round++)
+                    {
+                        final List<EngineRequest> rs = new ArrayList<>();
+                        final byte[][] data = new byte[burst][size];
+                        for (int m = 0; m < burst; m++)
+                        {
+                            if (me == 0)
+                            {
+                                data[m][0] = (byte)m;
+                                data[m][size - 1] = (byte)(round + m);
+                                rs.add(t.isend(0, peer, 2, data[m], BYTES, size, SendRequest.MODE_STANDARD));
+                            }
+                            else
+                            {
+                                rs.add(t.irecv(0, peer, 2, data[m], BYTES, size));
+                            }
+                        }
+                        for (final EngineRequest r : rs)
+                        {
+                            ctx.progress().await(r);
+                        }
+                        if (me == 1)
+                        {
+                            for (int m = 0; m < burst; m++)
+                            {
+                                assertEquals((byte)m, data[m][0], "message " + m + " of the burst, in order");
+                                assertEquals((byte)(round + m), data[m][size - 1]);
+                            }
+                        }
+                        final byte[] ack = new byte[1];
+                        if (me == 1)
+                        {
+                            t.send(0, peer, 3, ack, BYTES, 1);
+                        }
+                        else
+                        {
+                            t.recv(0, peer, 3, ack, BYTES, 1);
+                        }
+                    }
+                }
+            });
+            assertTrue(job.failures.isEmpty(), job.failures.toString());
         }
     }
 

@@ -51,6 +51,8 @@ final class NodeJob implements AutoCloseable
     private final JobDirectory[] directories;
     private final JobFile[] jobs;
     private final NodeBridge[] bridges;
+    /** Whether the node's first rank has the bridge's duty-cycle agent. */
+    private final boolean[] readsOwnSockets;
     private final RankContext[] contexts;
     final List<String> failures = new CopyOnWriteArrayList<>();
     final List<String> refusals = new CopyOnWriteArrayList<>();
@@ -64,6 +66,7 @@ final class NodeJob implements AutoCloseable
         this.directories = new JobDirectory[nodes];
         this.jobs = new JobFile[nodes];
         this.bridges = new NodeBridge[nodes];
+        this.readsOwnSockets = new boolean[nodes];
         this.contexts = new RankContext[nodeOfRank.length];
         new SecureRandom().nextBytes(secret);
     }
@@ -103,6 +106,13 @@ final class NodeJob implements AutoCloseable
                 job.jobs[n].publishStarted(r, SELF, start);
                 job.contexts[r] = RankContext.open(job.directories[n], job.jobs[n], r, configs[n],
                     Futex.open(configs[n].futexEnabled()), false);
+                if (!job.readsOwnSockets[n])
+                {
+                    // The node's first rank reads the sockets in its duty cycle, as the rank of the
+                    // process that runs the bridge does; the node's other ranks go through its threads.
+                    job.contexts[r].progress().register(job.bridges[n].agent());
+                    job.readsOwnSockets[n] = true;
+                }
             }
             return job;
         }
