@@ -92,6 +92,13 @@ public final class NodeBridge implements AutoCloseable
      * next) are a burst: the sending thread takes them, gathering many into one write.
      */
     private static final long BURST_GAP_NS = 3_000;
+    /** Least time between two looks of a rank's thread at a socket that had nothing. */
+    private static final long LOOK_INTERVAL_NS = 1_000;
+    /**
+     * Largest frame a rank's thread writes itself when it is not in a burst (what the socket does
+     * not take at once waits in the link's staging buffer, which holds it).
+     */
+    private static final int INLINE_FRAME_MAX = 80 * 1024;
     /**
      * How long a rank's thread leaves reading to the inbound thread after a stream came (several
      * frames in one read, or a large frame): that thread then copies while the rank consumes.
@@ -119,8 +126,6 @@ public final class NodeBridge implements AutoCloseable
     private final Inbox[] standIns;
     private final Link[] links;
     private final Thread acceptor;
-    /** The largest frame a stand-in holds (its ring's largest message). */
-    private final int maxFrame;
     private final AtomicLong framesOut = new AtomicLong();
     private final AtomicLong framesIn = new AtomicLong();
     private volatile boolean closed;
@@ -145,15 +150,6 @@ public final class NodeBridge implements AutoCloseable
         this.links = new Link[nodes];
         this.acceptor = new Thread(this::acceptLoop, "shmpi-bridge-accept-" + node);
         this.acceptor.setDaemon(true);
-        int largest = 0;
-        for (final Inbox s : standIns)
-        {
-            if (s != null)
-            {
-                largest = Math.max(largest, s.ring().maxMsgLength());
-            }
-        }
-        this.maxFrame = largest;
     }
 
     /**
@@ -348,7 +344,6 @@ public final class NodeBridge implements AutoCloseable
                 {
                     if (l != null)
                     {
-                        work += l.flushInline();
                         work += l.receiveInline();
                     }
                 }
@@ -569,7 +564,7 @@ public final class NodeBridge implements AutoCloseable
 
     private void register(final int peer, final Socket s) throws IOException
     {
-        final Link link = new Link(peer, s, maxFrame);
+        final Link link = new Link(peer, s);
         synchronized (links)
         {
             links[peer] = link;
@@ -730,8 +725,8 @@ public final class NodeBridge implements AutoCloseable
         private int first;
         /** When a rank's thread last wrote frames for the peer (System.nanoTime; after its pass, if it ran one). */
         private long lastForward;
-        /** A burst left frames in the stand-ins for the rank's next duty cycle. */
-        private volatile boolean sendPending;
+        /** A rank rang the sending thread for the burst under way (cleared when the thread goes to sleep). */
+        private volatile boolean rung;
         /** A pass in a rank's thread: never waits for the socket; what does not go stays in {@link #out}. */
         private boolean inlinePass;
         private boolean passStopped;
@@ -750,12 +745,15 @@ public final class NodeBridge implements AutoCloseable
         private int rxGot;
         /** The last pass stopped because the destination's inbox was full. */
         private boolean rxBlocked;
+        /** When a rank's thread last asked whether the socket has something, and whether it had. */
+        private long lastLook;
+        private boolean lastLookFound;
         /** Until when (System.nanoTime) a rank's thread leaves reading to the inbound thread: a stream came. */
         private long streamUntil;
         /** A control frame waits for the inbound thread (a rank's thread leaves them to it). */
         private volatile boolean controlPending;
 
-        Link(final int peer, final Socket socket, final int maxFrame) throws IOException
+        Link(final int peer, final Socket socket) throws IOException
         {
             this.peer = peer;
             this.socket = socket;
@@ -765,7 +763,7 @@ public final class NodeBridge implements AutoCloseable
             channel.register(readable, SelectionKey.OP_READ);
             this.inlineReadable = Selector.open();
             channel.register(inlineReadable, SelectionKey.OP_READ);
-            this.out = ByteBuffer.allocateDirect(Math.max(STAGING_BYTES, maxFrame + FRAME_HEADER));
+            this.out = ByteBuffer.allocateDirect(STAGING_BYTES);
             in.flip();
             this.peerRanks = java.util.stream.IntStream.range(0, standIns.length)
                 .filter(r -> standIns[r] != null && nodeOfRank[r] == peer).toArray();
@@ -873,28 +871,21 @@ public final class NodeBridge implements AutoCloseable
             lastForward = now;
             if (burst)
             {
-                // Frames following each other closely: left in the stand-ins and sent together by
-                // this rank's next duty cycle (or by the sending thread, at its next look).
-                sendPending = true;
-                return true;
+                // Frames following each other closely: the sending thread takes them, gathering
+                // many into each write while this rank goes on writing more. It is rung once per
+                // burst (it stays awake for a while after a pass; going to sleep it clears
+                // rung, and looks at the stand-ins once more after announcing its sleep).
+                if (rung)
+                {
+                    return true;
+                }
+                rung = true;
+                return false;
             }
             return sendNow();
         }
 
-        /** In a rank's duty cycle: sends what a burst left in the stand-ins. */
-        int flushInline()
-        {
-            if (!sendPending || stopping || finishing)
-            {
-                return 0;
-            }
-            if (!sendNow())
-            {
-                ring();
-            }
-            return 1;
-        }
-
+        /** A pass in this rank's thread. */
         private boolean sendNow()
         {
             if (!sendLock.tryLock())
@@ -903,7 +894,6 @@ public final class NodeBridge implements AutoCloseable
             }
             try
             {
-                sendPending = false;
                 inlinePass = true;
                 pass();
                 lastForward = System.nanoTime();
@@ -961,8 +951,7 @@ public final class NodeBridge implements AutoCloseable
 
         /**
          * One frame of a stand-in: a small one is gathered into {@link #out}; a large one goes
-         * from the ring to the socket (what the socket does not take at once is copied into
-         * {@link #out} in a rank's thread, waited for in the sending thread).
+         * from the ring to the socket, by the sending thread only (a rank's pass stops there).
          */
         private ControlledMessageHandler.Action onFrame(
             final int type, final org.agrona.MutableDirectBuffer buffer, final int index, final int length)
@@ -986,15 +975,14 @@ public final class NodeBridge implements AutoCloseable
                     out.position(out.position() + length);
                     return ControlledMessageHandler.Action.COMMIT;
                 }
-                if (!writeOut())
+                if (inlinePass && (length > INLINE_FRAME_MAX || !writeOut()))
                 {
-                    if (inlinePass)
-                    {
-                        passStopped = true;
-                        return ControlledMessageHandler.Action.ABORT;
-                    }
-                    drainOut();
+                    // A stream of large frames is the sending thread's: it writes them from the
+                    // ring as the socket takes them; a rank's thread never waits for a socket.
+                    passStopped = true;
+                    return ControlledMessageHandler.Action.ABORT;
                 }
+                drainOut();
                 ByteBuffer view = sendViews[sendDest];
                 if (view == null)
                 {
@@ -1016,7 +1004,7 @@ public final class NodeBridge implements AutoCloseable
                     }
                     if (inlinePass)
                     {
-                        // The rest waits in out (empty now, and large enough for any frame).
+                        // What the socket did not take waits in out (empty, larger than the frame).
                         out.put(header).put(view);
                         passStopped = true;
                         return ControlledMessageHandler.Action.BREAK;
@@ -1130,6 +1118,7 @@ public final class NodeBridge implements AutoCloseable
          */
         private void sleepOnDoorbell(final WakeWord bell)
         {
+            rung = false;
             bell.prepareSleep();
             boolean pending = stopping || finishing || !control.isEmpty();
             for (int i = 0; i < peerRanks.length && !pending; i++)
@@ -1172,22 +1161,22 @@ public final class NodeBridge implements AutoCloseable
                 // socket's lock, which the writing thread needs too; a readiness check does not.
                 if (rxState == RX_HEADER && in.remaining() < FRAME_HEADER)
                 {
+                    // At most once a microsecond while nothing comes: the check is a system call,
+                    // and a rank consuming its inbox runs many duty cycles a microsecond.
+                    if (!lastLookFound && now - lastLook < LOOK_INTERVAL_NS)
+                    {
+                        return 0;
+                    }
+                    lastLook = now;
                     final int ready = inlineReadable.selectNow();
                     inlineReadable.selectedKeys().clear();
+                    lastLookFound = ready > 0;
                     if (ready == 0)
                     {
                         return 0;
                     }
                 }
-                final int frames = pump(true);
-                if (rxState == RX_BODY)
-                {
-                    // A large frame coming in pieces: the inbound thread copies the stream into
-                    // the inboxes while this rank consumes it, for a while.
-                    streamUntil = System.nanoTime() + STREAM_HANDOVER_NS;
-                    handOver();
-                }
-                return frames;
+                return pump(true);
             }
             catch (final IOException ex)
             {
@@ -1234,6 +1223,14 @@ public final class NodeBridge implements AutoCloseable
                                 "to node " + node);
                         }
                         rxState = RX_CLAIM;
+                        if (inline && rxLength > INLINE_FRAME_MAX)
+                        {
+                            // A very large frame (a stream's): the inbound thread streams it into
+                            // the inbox while this rank consumes what came before.
+                            streamUntil = System.nanoTime() + STREAM_HANDOVER_NS;
+                            handOver();
+                            return frames;
+                        }
                         break;
                     case RX_CONTROL:
                         if (inline)
@@ -1312,7 +1309,8 @@ public final class NodeBridge implements AutoCloseable
                             rxGot += n;
                             if (rxGot < rxLength)
                             {
-                                return frames;
+                                // Bytes came: work done (a rank keeps polling instead of idling).
+                                return n > 0 ? frames + 1 : frames;
                             }
                         }
                         ring.commit(rxIndex);
