@@ -92,6 +92,15 @@ public final class NodeBridge implements AutoCloseable
      * next) are a burst: the sending thread takes them, gathering many into one write.
      */
     private static final long BURST_GAP_NS = 3_000;
+    /**
+     * Frames in a row, each closer than {@link #BURST_GAP_NS} to the one before, that make a burst
+     * (a few, as a collective's step sends, still go out at once from the rank's thread).
+     */
+    private static final int BURST_FRAMES = 4;
+    /** How long (spin-waits) the sending thread goes on gathering a burst while frames keep coming. */
+    private static final int COALESCE_SPINS = 256;
+    /** Gathered bytes after which the sending thread writes at once. */
+    private static final int COALESCE_BYTES = 32 * 1024;
     /** Least time between two looks of a rank's thread at a socket that had nothing. */
     private static final long LOOK_INTERVAL_NS = 1_000;
     /**
@@ -104,6 +113,8 @@ public final class NodeBridge implements AutoCloseable
      * frames in one read, or a large frame): that thread then copies while the rank consumes.
      */
     private static final long STREAM_HANDOVER_NS = 1_000_000;
+    /** Longest wait of the sending thread for room in its socket (then it looks again). */
+    private static final long WRITE_WAIT_MS = 10;
     /** Longest wait of an inbound thread for its socket to have something (then it looks again). */
     private static final long RECEIVE_WAIT_MS = 100;
     /** How long a finishing node waits for the other side's goodbye. */
@@ -697,6 +708,8 @@ public final class NodeBridge implements AutoCloseable
         private final Thread outbound;
         private final Thread inbound;
         private final Selector readable;
+        /** Room in the socket, waited for by the sending thread. */
+        private final Selector writable;
         /** The same readiness, asked by a rank's thread (a selector selects for one thread at a time). */
         private final Selector inlineReadable;
         private final Inbox[] targets = new Inbox[nodeOfRank.length];
@@ -725,6 +738,8 @@ public final class NodeBridge implements AutoCloseable
         private int first;
         /** When a rank's thread last wrote frames for the peer (System.nanoTime; after its pass, if it ran one). */
         private long lastForward;
+        /** Frames the rank wrote, each closer than {@value #BURST_GAP_NS} ns to the one before. */
+        private int closeFrames;
         /** A rank rang the sending thread for the burst under way (cleared when the thread goes to sleep). */
         private volatile boolean rung;
         /** A pass in a rank's thread: never waits for the socket; what does not go stays in {@link #out}. */
@@ -763,6 +778,8 @@ public final class NodeBridge implements AutoCloseable
             channel.register(readable, SelectionKey.OP_READ);
             this.inlineReadable = Selector.open();
             channel.register(inlineReadable, SelectionKey.OP_READ);
+            this.writable = Selector.open();
+            channel.register(writable, SelectionKey.OP_WRITE);
             this.out = ByteBuffer.allocateDirect(STAGING_BYTES);
             in.flip();
             this.peerRanks = java.util.stream.IntStream.range(0, standIns.length)
@@ -819,6 +836,7 @@ public final class NodeBridge implements AutoCloseable
             stopping = true;
             ring();
             readable.wakeup();
+            writable.wakeup();
             LockSupport.unpark(inbound);
             closeQuietly(socket);
             try
@@ -832,6 +850,7 @@ public final class NodeBridge implements AutoCloseable
             }
             closeQuietly(readable);
             closeQuietly(inlineReadable);
+            closeQuietly(writable);
             for (final Inbox t : targets)
             {
                 if (t != null)
@@ -867,14 +886,14 @@ public final class NodeBridge implements AutoCloseable
                 return false;
             }
             final long now = System.nanoTime();
-            final boolean burst = now - lastForward < BURST_GAP_NS;
+            closeFrames = now - lastForward < BURST_GAP_NS ? closeFrames + 1 : 0;
             lastForward = now;
-            if (burst)
+            if (closeFrames >= BURST_FRAMES)
             {
-                // Frames following each other closely: the sending thread takes them, gathering
-                // many into each write while this rank goes on writing more. It is rung once per
-                // burst (it stays awake for a while after a pass; going to sleep it clears
-                // rung, and looks at the stand-ins once more after announcing its sleep).
+                // A burst: the sending thread takes it, gathering many frames into each write
+                // while this rank goes on writing more. It is rung once per burst (it stays
+                // awake for a while after a pass; going to sleep it clears rung, and looks at the
+                // stand-ins once more after announcing its sleep).
                 if (rung)
                 {
                     return true;
@@ -924,6 +943,40 @@ public final class NodeBridge implements AutoCloseable
                 }
                 drainOut();
             }
+            int frames = gather();
+            if (!inlinePass && frames > 0)
+            {
+                // The sending thread carries bursts: while the ranks keep writing small frames,
+                // take them into this write too (a system call per few frames costs more than the
+                // microseconds spent waiting for the next ones).
+                for (int spins = 0; spins < COALESCE_SPINS && !passStopped && out.position() < COALESCE_BYTES; spins++)
+                {
+                    Thread.onSpinWait();
+                    if ((spins & 15) == 15)
+                    {
+                        final int more = gather();
+                        if (more == 0)
+                        {
+                            break;
+                        }
+                        frames += more;
+                    }
+                }
+            }
+            if (!writeOut() && !inlinePass)
+            {
+                drainOut();
+            }
+            if (frames > 0)
+            {
+                framesOut.addAndGet(frames);
+            }
+            return frames;
+        }
+
+        /** Takes what the peer's stand-ins hold, from a different one first each time; returns the frames. */
+        private int gather() throws IOException
+        {
             int frames = 0;
             for (int i = 0; i < peerRanks.length && !passStopped; i++)
             {
@@ -938,14 +991,6 @@ public final class NodeBridge implements AutoCloseable
                 }
             }
             first = peerRanks.length == 0 ? 0 : (first + 1) % peerRanks.length;
-            if (!writeOut() && !inlinePass)
-            {
-                drainOut();
-            }
-            if (frames > 0)
-            {
-                framesOut.addAndGet(frames);
-            }
             return frames;
         }
 
@@ -1047,13 +1092,21 @@ public final class NodeBridge implements AutoCloseable
             }
         }
 
+        /** The sending thread waits for room in the socket: a short spin, then epoll. */
         private int awaitWritable(final int idles) throws IOException
         {
             if (stopping)
             {
                 throw new java.io.EOFException("the bridge is stopping");
             }
-            return idle(idles);
+            if (idles < 100)
+            {
+                Thread.onSpinWait();
+                return idles + 1;
+            }
+            writable.select(WRITE_WAIT_MS);
+            writable.selectedKeys().clear();
+            return idles + 1;
         }
 
         /** Drains the stand-in inboxes of the peer's ranks into the socket. */
