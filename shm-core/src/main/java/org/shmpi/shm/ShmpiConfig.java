@@ -51,6 +51,7 @@ public final class ShmpiConfig
     private final int ringCapacity;
     private final int eagerLimit;
     private final boolean cmaEnabled;
+    private final boolean bridgeInline;
     private final long initTimeoutMs;
     private final long heartbeatIntervalMs;
     private final long launcherTimeoutMs;
@@ -77,6 +78,7 @@ public final class ShmpiConfig
         ringCapacity = (int)number(RING_CAPACITY);
         eagerLimit = (int)number(EAGER_LIMIT);
         cmaEnabled = bool(CMA_ENABLED);
+        bridgeInline = bool(BRIDGE_INLINE);
         initTimeoutMs = number(INIT_TIMEOUT_MS);
         heartbeatIntervalMs = number(HEARTBEAT_INTERVAL_MS);
         launcherTimeoutMs = number(LAUNCHER_TIMEOUT_MS);
@@ -185,6 +187,12 @@ public final class ShmpiConfig
     public int eagerLimit()
     {
         return eagerLimit;
+    }
+
+    /** Whether the rank that runs a node's bridge does its socket work itself ({@code shmpi.bridge.inline}). */
+    public boolean bridgeInline()
+    {
+        return bridgeInline;
     }
 
     /** Whether large messages from direct buffers may be read with cross-memory attach ({@link #CMA_ENABLED_PROP}). */

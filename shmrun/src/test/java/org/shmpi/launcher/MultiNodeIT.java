@@ -54,6 +54,20 @@ class MultiNodeIT
             assertEquals("", all.allErr(), "the nodes part without a word (goodbyes, no lost connection)");
             assertEquals(List.of(), job.leftovers(), all::toString);
         }
+        // The same with each node's first rank doing its bridge's socket work itself.
+        try (NodeLaunch job = new NodeLaunch("two-nodes-inline", 4, 2))
+        {
+            final NodeLaunch.Outcome all = job.start(NodeLaunch.Style.SHMPI, r -> Map.of("SHMPI_BRIDGE_INLINE", "true"),
+                "org.shmpi.launcher.progs.MultiNode", "all").finish(180);
+            assertArrayEquals(ZEROS4, all.exitCodes(), all::toString);
+            for (int r = 0; r < 4; r++)
+            {
+                assertTrue(all.allOut().contains("MULTINODE OK rank " + r + " of 4 node " + r / 2 + " shared 2"),
+                    all::toString);
+            }
+            assertEquals("", all.allErr(), "the nodes part without a word (goodbyes, no lost connection)");
+            assertEquals(List.of(), job.leftovers(), all::toString);
+        }
     }
 
     @Test

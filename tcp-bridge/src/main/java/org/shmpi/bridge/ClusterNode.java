@@ -44,6 +44,8 @@ public final class ClusterNode
     private JobFile job;
     private RankProcess process;
     private NodeBridge bridge;
+    /** The bridge's part in this rank's duty cycle, with {@code shmpi.bridge.inline}; else null. */
+    private org.shmpi.ring.ProgressAgent inlineAgent;
     private Thread monitor;
     private volatile boolean leaving;
     private volatile boolean left;
@@ -279,9 +281,13 @@ public final class ClusterNode
             job.node(r, nodeOfRank[r]);
         }
         bridge = NodeBridge.open(directory.path(), launch.node(), nodeOfRank, job.ringCapacity(), secret,
-            server, futex, this::onConnectionLost, System.err::println);
+            server, futex, this::onConnectionLost, System.err::println, config.bridgeInline());
         bridge.onAbort(this::onRemoteAbort);
         bridge.connect(bridges, timeoutMs);
+        if (config.bridgeInline())
+        {
+            inlineAgent = bridge.inline();
+        }
         for (int r = 0; r < nodeOfRank.length; r++)
         {
             if (nodeOfRank[r] != launch.node())
@@ -440,13 +446,13 @@ public final class ClusterNode
     }
 
     /**
-     * The bridge's part in this rank's duty cycle ({@link NodeBridge#agent}) where this process
-     * runs the node's bridge (the node's first rank); null elsewhere.
+     * Where this process runs the node's bridge (the node's first rank) and
+     * {@code shmpi.bridge.inline} is set: the bridge's part in this rank's duty cycle
+     * ({@link NodeBridge#inline}); null elsewhere.
      */
     public org.shmpi.ring.ProgressAgent bridgeAgent()
     {
-        final NodeBridge b = bridge;
-        return b == null ? null : b.agent();
+        return inlineAgent;
     }
 
     /**

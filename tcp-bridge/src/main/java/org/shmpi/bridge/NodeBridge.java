@@ -137,6 +137,8 @@ public final class NodeBridge implements AutoCloseable
     private final Inbox[] standIns;
     private final Link[] links;
     private final Thread acceptor;
+    /** Whether this process's rank may do the socket work itself (non-blocking connections). */
+    private final boolean inlineMode;
     private final AtomicLong framesOut = new AtomicLong();
     private final AtomicLong framesIn = new AtomicLong();
     private volatile boolean closed;
@@ -147,8 +149,9 @@ public final class NodeBridge implements AutoCloseable
     private NodeBridge(
         final Path jobDir, final int node, final int[] nodeOfRank, final byte[] secret, final Futex futex,
         final Consumer<String> onFailure, final Consumer<String> onRefused, final ServerSocket server,
-        final Inbox[] standIns, final int nodes)
+        final Inbox[] standIns, final int nodes, final boolean inlineMode)
     {
+        this.inlineMode = inlineMode;
         this.jobDir = jobDir;
         this.node = node;
         this.nodeOfRank = nodeOfRank;
@@ -179,6 +182,15 @@ public final class NodeBridge implements AutoCloseable
         final InetSocketAddress listen, final Futex futex, final Consumer<String> onFailure,
         final Consumer<String> onRefused) throws IOException
     {
+        return open(jobDir, node, nodeOfRank, ringCapacity, secret, listen, futex, onFailure, onRefused, false);
+    }
+
+    /** As the form above; {@code inline}: as in the {@code ServerSocket} form with it. */
+    public static NodeBridge open(
+        final Path jobDir, final int node, final int[] nodeOfRank, final int ringCapacity, final byte[] secret,
+        final InetSocketAddress listen, final Futex futex, final Consumer<String> onFailure,
+        final Consumer<String> onRefused, final boolean inline) throws IOException
+    {
         if (secret.length != SECRET_LENGTH)
         {
             throw new IllegalArgumentException("the job secret must be " + SECRET_LENGTH + " bytes, not " +
@@ -208,7 +220,7 @@ public final class NodeBridge implements AutoCloseable
             server.close();
             throw new IOException("node " + node + " cannot listen on " + listen + ": " + ex.getMessage(), ex);
         }
-        return open(jobDir, node, nodeOfRank, ringCapacity, secret, server, futex, onFailure, onRefused);
+        return open(jobDir, node, nodeOfRank, ringCapacity, secret, server, futex, onFailure, onRefused, inline);
     }
 
     /**
@@ -220,6 +232,19 @@ public final class NodeBridge implements AutoCloseable
         final Path jobDir, final int node, final int[] nodeOfRank, final int ringCapacity, final byte[] secret,
         final ServerSocket server, final Futex futex, final Consumer<String> onFailure,
         final Consumer<String> onRefused) throws IOException
+    {
+        return open(jobDir, node, nodeOfRank, ringCapacity, secret, server, futex, onFailure, onRefused, false);
+    }
+
+    /**
+     * As {@link #open(Path, int, int[], int, byte[], ServerSocket, Futex, Consumer, Consumer)};
+     * {@code inline}: this process's rank may do the socket work itself ({@link #inline}), so the
+     * connections are non-blocking (else the threads block in their reads and writes).
+     */
+    public static NodeBridge open(
+        final Path jobDir, final int node, final int[] nodeOfRank, final int ringCapacity, final byte[] secret,
+        final ServerSocket server, final Futex futex, final Consumer<String> onFailure,
+        final Consumer<String> onRefused, final boolean inline) throws IOException
     {
         if (secret.length != SECRET_LENGTH)
         {
@@ -252,7 +277,7 @@ public final class NodeBridge implements AutoCloseable
                 }
             }
             final NodeBridge bridge = new NodeBridge(jobDir, node, nodeOfRank.clone(), secret.clone(), futex,
-                onFailure, onRefused, server, standIns, nodes);
+                onFailure, onRefused, server, standIns, nodes, inline);
             bridge.acceptor.start();
             return bridge;
         }
@@ -315,8 +340,6 @@ public final class NodeBridge implements AutoCloseable
                 }
             }
         }
-        // From here this process's ranks send to other nodes in their own threads when they can.
-        Inbox.forwarder(forwarder);
     }
 
     /** Sends, in the writing thread, what the stand-ins of this node's directory hold. */
@@ -337,13 +360,27 @@ public final class NodeBridge implements AutoCloseable
     };
 
     /**
-     * The bridge's part in the duty cycle of this process's rank: while the rank is inside MPI
-     * calls it reads the sockets itself and writes what came into this node's inboxes (for
-     * itself, at once), so a message from another node reaches it without a thread hand-off;
-     * when it is about to sleep, and while it computes, the inbound threads do it. Register it
-     * with the rank's progress engine.
+     * Lets this process's rank do the bridge's socket work itself ({@code shmpi.bridge.inline};
+     * the bridge opened with {@code inline}): after {@link #connect}, its frames for other nodes
+     * go to the socket from its own thread (a burst still goes to the sending thread), and the
+     * returned agent, registered with the
+     * rank's progress engine, reads the sockets in its duty cycle while it is inside MPI calls and
+     * writes what came into this node's inboxes (for itself, at once); before it sleeps, and
+     * while it computes, the threads do it. A message then reaches the rank without a thread
+     * hand-off at either end.
      */
-    public ProgressAgent agent()
+    public ProgressAgent inline()
+    {
+        if (!inlineMode)
+        {
+            throw new IllegalStateException("the bridge of node " + node + " was opened for its threads alone");
+        }
+        Inbox.forwarder(forwarder);
+        return agent();
+    }
+
+    /** The duty-cycle part of {@link #inline}. */
+    ProgressAgent agent()
     {
         return new ProgressAgent()
         {
@@ -773,13 +810,23 @@ public final class NodeBridge implements AutoCloseable
             this.peer = peer;
             this.socket = socket;
             this.channel = socket.getChannel();
-            channel.configureBlocking(false);
-            this.readable = Selector.open();
-            channel.register(readable, SelectionKey.OP_READ);
-            this.inlineReadable = Selector.open();
-            channel.register(inlineReadable, SelectionKey.OP_READ);
-            this.writable = Selector.open();
-            channel.register(writable, SelectionKey.OP_WRITE);
+            if (inlineMode)
+            {
+                channel.configureBlocking(false);
+                this.readable = Selector.open();
+                channel.register(readable, SelectionKey.OP_READ);
+                this.inlineReadable = Selector.open();
+                channel.register(inlineReadable, SelectionKey.OP_READ);
+                this.writable = Selector.open();
+                channel.register(writable, SelectionKey.OP_WRITE);
+            }
+            else
+            {
+                // Blocking: the threads wait in their reads and writes, woken by the kernel.
+                this.readable = null;
+                this.inlineReadable = null;
+                this.writable = null;
+            }
             this.out = ByteBuffer.allocateDirect(STAGING_BYTES);
             in.flip();
             this.peerRanks = java.util.stream.IntStream.range(0, standIns.length)
@@ -827,7 +874,13 @@ public final class NodeBridge implements AutoCloseable
             if (rankReadsUntil != 0)
             {
                 rankReadsUntil = 0;
+                // It may be parked (keeping off) or waiting in its selector for bytes the rank
+                // has already taken into the link's buffer.
                 LockSupport.unpark(inbound);
+                if (readable != null)
+                {
+                    readable.wakeup();
+                }
             }
         }
 
@@ -835,8 +888,11 @@ public final class NodeBridge implements AutoCloseable
         {
             stopping = true;
             ring();
-            readable.wakeup();
-            writable.wakeup();
+            if (inlineMode)
+            {
+                readable.wakeup();
+                writable.wakeup();
+            }
             LockSupport.unpark(inbound);
             closeQuietly(socket);
             try
@@ -848,9 +904,12 @@ public final class NodeBridge implements AutoCloseable
             {
                 Thread.currentThread().interrupt();
             }
-            closeQuietly(readable);
-            closeQuietly(inlineReadable);
-            closeQuietly(writable);
+            if (inlineMode)
+            {
+                closeQuietly(readable);
+                closeQuietly(inlineReadable);
+                closeQuietly(writable);
+            }
             for (final Inbox t : targets)
             {
                 if (t != null)
@@ -1431,9 +1490,38 @@ public final class NodeBridge implements AutoCloseable
             return target;
         }
 
+        /** {@link #receive} on a blocking connection: the thread alone reads, waiting in its reads. */
+        private void receiveBlocking()
+        {
+            try
+            {
+                int idles = 0;
+                while (!stopping && rxState != RX_DONE)
+                {
+                    if (pump(false) > 0 || !rxBlocked)
+                    {
+                        idles = 0;
+                    }
+                    else
+                    {
+                        idles = idle(idles);
+                    }
+                }
+            }
+            catch (final IOException ex)
+            {
+                lost(ex);
+            }
+        }
+
         /** Writes the frames arriving from the peer into this node's inboxes, waking their ranks. */
         private void receive()
         {
+            if (!inlineMode)
+            {
+                receiveBlocking();
+                return;
+            }
             try
             {
                 int idles = 0;

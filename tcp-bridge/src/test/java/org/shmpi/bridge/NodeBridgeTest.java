@@ -20,6 +20,8 @@ import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.shmpi.ring.EngineRequest;
 import org.shmpi.ring.RankContext;
 import org.shmpi.ring.RecvRequest;
@@ -29,10 +31,10 @@ import org.shmpi.ring.Transport;
 /**
  * The bridge with ranks as threads and "nodes" as separate /dev/shm directories joined over
  * loopback TCP: what the engine's protocols need from it (every size, both buffer kinds, the
- * rendezvous without shared addresses, order and wildcards), and what it must refuse. Each
- * node's first rank reads its sockets in its own duty cycle ({@link NodeBridge#agent}), and the
- * ranks of the node whose bridge connected last send in their own threads (the process-wide
- * forwarder), as in the process that runs a node's bridge; the others go through its threads.
+ * rendezvous without shared addresses, order and wildcards), and what it must refuse. The data
+ * cases run twice: with the bridge's threads alone (blocking connections, the default), and with
+ * each node's first rank doing its socket work itself ({@link NodeBridge#inline}, as with
+ * {@code shmpi.bridge.inline}).
  */
 class NodeBridgeTest
 {
@@ -134,11 +136,12 @@ class NodeBridgeTest
         assertEquals(3 * sizes.length * (n - 1) * 2, requests.size());
     }
 
-    @Test
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void everySizeCrossesTwoNodesFromArraysDirectBuffersAndTheSharedHeap() throws Exception
+    void everySizeCrossesTwoNodesFromArraysDirectBuffersAndTheSharedHeap(final boolean inline) throws Exception
     {
-        try (NodeJob job = NodeJob.start("bridge-sizes", new int[] {0, 0, 1, 1}, RING))
+        try (NodeJob job = NodeJob.start("bridge-sizes", new int[] {0, 0, 1, 1}, RING, inline))
         {
             job.run(90, ctx -> allToAll(ctx, SIZES));
             assertTrue(job.bridge(0).framesForwarded() > 0 && job.bridge(1).framesDelivered() > 0,
@@ -147,11 +150,12 @@ class NodeBridgeTest
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void threeNodesWithRanksInterleaved() throws Exception
+    void threeNodesWithRanksInterleaved(final boolean inline) throws Exception
     {
-        try (NodeJob job = NodeJob.start("bridge-three", new int[] {0, 1, 2, 0, 1, 2}, RING))
+        try (NodeJob job = NodeJob.start("bridge-three", new int[] {0, 1, 2, 0, 1, 2}, RING, inline))
         {
             job.run(90, ctx -> allToAll(ctx, new int[] {8, 70_000, 300_000}));
             assertTrue(job.failures.isEmpty(), job.failures.toString());
@@ -159,12 +163,13 @@ class NodeBridgeTest
     }
 
     /** A wildcard receive takes messages from local and remote senders, each sender's in its order. */
-    @Test
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void anySourceKeepsEachSendersOrder() throws Exception
+    void anySourceKeepsEachSendersOrder(final boolean inline) throws Exception
     {
         final int count = 2_000;
-        try (NodeJob job = NodeJob.start("bridge-order", new int[] {0, 0, 1, 1}, RING))
+        try (NodeJob job = NodeJob.start("bridge-order", new int[] {0, 0, 1, 1}, RING, inline))
         {
             job.run(90, ctx ->
             {
@@ -202,11 +207,12 @@ class NodeBridgeTest
      * then bursts of small messages gathered into few writes, then a stream of large ones: every
      * byte arrives, in order.
      */
-    @Test
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void pingPongBurstsAndStreamsBetweenTheRanksThatRunTheBridges() throws Exception
+    void pingPongBurstsAndStreamsBetweenTheRanksThatRunTheBridges(final boolean inline) throws Exception
     {
-        try (NodeJob job = NodeJob.start("bridge-inline", new int[] {0, 1}, RING))
+        try (NodeJob job = NodeJob.start("bridge-inline", new int[] {0, 1}, RING, inline))
         {
             job.run(90, ctx ->
             {

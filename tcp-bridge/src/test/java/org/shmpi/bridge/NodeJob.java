@@ -74,6 +74,17 @@ final class NodeJob implements AutoCloseable
     /** Creates every node, joins their bridges, then opens every rank. */
     static NodeJob start(final String name, final int[] nodeOfRank, final int ringCapacity) throws Exception
     {
+        return start(name, nodeOfRank, ringCapacity, false);
+    }
+
+    /**
+     * As {@link #start(String, int[], int)}; {@code inline}: each node's first rank does its
+     * bridge's socket work in its own thread ({@link NodeBridge#inline}, as with
+     * {@code shmpi.bridge.inline}); the process-wide forwarder is the last node's.
+     */
+    static NodeJob start(final String name, final int[] nodeOfRank, final int ringCapacity, final boolean inline)
+        throws Exception
+    {
         int nodes = 0;
         for (final int n : nodeOfRank)
         {
@@ -97,7 +108,7 @@ final class NodeJob implements AutoCloseable
                 final int node = n;
                 job.bridges[n] = NodeBridge.open(job.directories[n].path(), n, nodeOfRank, configs[n].ringCapacity(),
                     job.secret, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    Futex.open(configs[n].futexEnabled()), job.failures::add, job.refusals::add);
+                    Futex.open(configs[n].futexEnabled()), job.failures::add, job.refusals::add, inline);
             }
             job.join(10_000);
             for (int r = 0; r < nodeOfRank.length; r++)
@@ -106,11 +117,12 @@ final class NodeJob implements AutoCloseable
                 job.jobs[n].publishStarted(r, SELF, start);
                 job.contexts[r] = RankContext.open(job.directories[n], job.jobs[n], r, configs[n],
                     Futex.open(configs[n].futexEnabled()), false);
-                if (!job.readsOwnSockets[n])
+                if (inline && !job.readsOwnSockets[n])
                 {
                     // The node's first rank reads the sockets in its duty cycle, as the rank of the
-                    // process that runs the bridge does; the node's other ranks go through its threads.
-                    job.contexts[r].progress().register(job.bridges[n].agent());
+                    // process that runs the bridge does with shmpi.bridge.inline; the ranks of the
+                    // node inlined last also send in their own threads (one forwarder per process).
+                    job.contexts[r].progress().register(job.bridges[n].inline());
                     job.readsOwnSockets[n] = true;
                 }
             }
