@@ -496,4 +496,151 @@ public class Intracomm extends Comm
     {
         iExScan(sendbuf, recvbuf, count, type, op).onComplete(callback);
     }
+
+    // ------------------------------------------------------------------------------------------
+    // Ports and names (docs/dynamic.md)
+
+    /**
+     * Java binding of {@code MPI_OPEN_PORT}: a new port of this process, named
+     * {@code shmpi-port:<job>:<world rank>:<id>} (at most {@link MPI#MAX_PORT_NAME} characters).
+     */
+    public static String openPort()
+    {
+        return openPort(null);
+    }
+
+    /** Java binding of {@code MPI_OPEN_PORT}; no info key is used. */
+    public static String openPort(final Info info)
+    {
+        MPI.check();
+        return Ports.open();
+    }
+
+    /** Java binding of {@code MPI_CLOSE_PORT}: {@code MPI.ERR_PORT} for a name this process has not open. */
+    public static void closePort(final String name)
+    {
+        MPI.check();
+        try
+        {
+            Ports.close(name);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_ACCEPT}, collective over this communicator: waits for a
+     * connect to {@code port} (which {@code root} opened; the others may pass null) and returns
+     * the intercommunicator with the connecting group as the remote group.
+     */
+    public final Intercomm accept(final String port, final int root)
+    {
+        return accept(port, null, root);
+    }
+
+    /** Java binding of {@code MPI_COMM_ACCEPT}; no info key is used. */
+    public final Intercomm accept(final String port, final Info info, final int root)
+    {
+        check();
+        try
+        {
+            return Ports.accept(this, port, root);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_CONNECT}, collective over this communicator: connects to
+     * {@code port} (given at {@code root}; the others may pass null) and returns the
+     * intercommunicator with the accepting group as the remote group. A closed or unknown port is
+     * {@code MPI.ERR_PORT} at once; an open one nobody accepts on, after
+     * {@code shmpi.connect.timeout.ms}.
+     */
+    public final Intercomm connect(final String port, final int root)
+    {
+        return connect(port, null, root);
+    }
+
+    /** Java binding of {@code MPI_COMM_CONNECT}; no info key is used. */
+    public final Intercomm connect(final String port, final Info info, final int root)
+    {
+        check();
+        try
+        {
+            return Ports.connect(this, port, root);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_PUBLISH_NAME}: {@code service} names {@code port} for every job of
+     * this user on this machine until it is unpublished or this process finalizes;
+     * {@code MPI.ERR_SERVICE} when the name is published already.
+     */
+    public static void publishName(final String service, final String port)
+    {
+        publishName(service, null, port);
+    }
+
+    /** Java binding of {@code MPI_PUBLISH_NAME}; no info key is used. */
+    public static void publishName(final String service, final Info info, final String port)
+    {
+        MPI.check();
+        try
+        {
+            Names.publish(service, port);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_UNPUBLISH_NAME}: {@code MPI.ERR_SERVICE} unless this process published it. */
+    public static void unpublishName(final String service, final String port)
+    {
+        unpublishName(service, null, port);
+    }
+
+    /** Java binding of {@code MPI_UNPUBLISH_NAME}; no info key is used. */
+    public static void unpublishName(final String service, final Info info, final String port)
+    {
+        MPI.check();
+        try
+        {
+            Names.unpublish(service, port);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
+
+    /** Java binding of {@code MPI_LOOKUP_NAME}: the port published as {@code service}, else {@code MPI.ERR_NAME}. */
+    public static String lookupName(final String service)
+    {
+        return lookupName(service, null);
+    }
+
+    /** Java binding of {@code MPI_LOOKUP_NAME}; no info key is used. */
+    public static String lookupName(final String service, final Info info)
+    {
+        MPI.check();
+        try
+        {
+            return Names.lookup(service);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw MPI.COMM_WORLD.handle(ex);
+        }
+    }
 }

@@ -140,6 +140,10 @@ final class Lifecycle
             final ContextIds contexts = rankContext.contexts();
             MPI.COMM_WORLD.bind(world, p.rank(), contexts.allocate(), contexts.allocate());
             MPI.COMM_SELF.bind(new int[] {p.rank()}, 0, contexts.allocate(), contexts.allocate());
+            // Every process reserves the same context for the ports' requests (accept, connect).
+            Ports.start(rankContext, contexts.allocate(), node != null ? node.launch().jobKey() :
+                p.directory().path().getFileName().toString());
+            Names.start(rankContext.settings().shmDir());
             CONTEXT_NAMES.clear();
             nameContexts(MPI.COMM_WORLD, "MPI_COMM_WORLD");
             nameContexts(MPI.COMM_SELF, "MPI_COMM_SELF");
@@ -319,6 +323,8 @@ final class Lifecycle
             MPI.COMM_SELF.deleteAllAttributes();
             awaitUnbufferedSends();
             Collectives.barrier(MPI.COMM_WORLD, BlockedCall.FINALIZE);
+            Ports.stop(rankContext);
+            Names.stop();
             finalized = true;
             process.finalized();
             rankContext.close();

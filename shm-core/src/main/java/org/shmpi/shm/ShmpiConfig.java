@@ -52,6 +52,7 @@ public final class ShmpiConfig
     private final int eagerLimit;
     private final boolean cmaEnabled;
     private final boolean bridgeInline;
+    private final long connectTimeoutMs;
     private final long initTimeoutMs;
     private final long heartbeatIntervalMs;
     private final long launcherTimeoutMs;
@@ -79,6 +80,7 @@ public final class ShmpiConfig
         eagerLimit = (int)number(EAGER_LIMIT);
         cmaEnabled = bool(CMA_ENABLED);
         bridgeInline = bool(BRIDGE_INLINE);
+        connectTimeoutMs = number(CONNECT_TIMEOUT_MS);
         initTimeoutMs = number(INIT_TIMEOUT_MS);
         heartbeatIntervalMs = number(HEARTBEAT_INTERVAL_MS);
         launcherTimeoutMs = number(LAUNCHER_TIMEOUT_MS);
@@ -187,6 +189,12 @@ public final class ShmpiConfig
     public int eagerLimit()
     {
         return eagerLimit;
+    }
+
+    /** How long a connect waits for an accept ({@code shmpi.connect.timeout.ms}). */
+    public long connectTimeoutMs()
+    {
+        return connectTimeoutMs;
     }
 
     /** Whether the rank that runs a node's bridge does its socket work itself ({@code shmpi.bridge.inline}). */

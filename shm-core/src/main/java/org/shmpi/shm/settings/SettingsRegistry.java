@@ -43,6 +43,9 @@ public final class SettingsRegistry
         10, Long.MAX_VALUE, "A rank exits when its launcher's heartbeat is older than this: the launcher is gone."));
     public static final Setting ABORT_GRACE_MS = add(Setting.number("shmpi.abort.grace.ms", JOB, 1_000, 0, 60_000,
         "After an abort, how long the launcher lets ranks exit before it kills them."));
+    public static final Setting CONNECT_TIMEOUT_MS = add(Setting.number("shmpi.connect.timeout.ms", JOB, 60_000, 1,
+        Long.MAX_VALUE, "How long Intracomm.connect waits for the port's owner to accept before MPI.ERR_PORT (a closed "
+        + "or unknown port fails at once)."));
     public static final Setting BRIDGE_INLINE = add(Setting.bool("shmpi.bridge.inline", JOB, false,
         "Across nodes: the rank that runs a node's bridge writes and reads the node's sockets in its own thread "
         + "while in MPI calls (half the small-message latency; less small-message bandwidth with few CPUs)."));

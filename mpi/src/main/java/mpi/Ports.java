@@ -1,0 +1,407 @@
+package mpi;
+
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.agrona.UnsafeApi;
+import org.shmpi.ring.ProgressAgent;
+import org.shmpi.ring.RankContext;
+import org.shmpi.ring.RecvRequest;
+import org.shmpi.ring.SendRequest;
+import org.shmpi.shm.BlockedCall;
+import org.shmpi.shm.ErrorClass;
+
+/**
+ * Ports: {@code openPort}, {@code closePort}, {@code accept} and {@code connect}. A port is a name
+ * {@code shmpi-port:<job>:<world rank>:<id>} for a number the owning process hands out; the
+ * owner's {@link Service} (a progress agent of every process, on a context of its own that every
+ * process reserves at Init) takes the connect requests for its ports:
+ * <pre>
+ * CONNECT  connector root -> owner   kind, request id, port id, reply tag, group size, world ranks
+ *          owner -> connector root   (reply tag) ERR_PORT when the port is closed or unknown; else,
+ *                                    when an accept takes it: 0, agreement tag, the acceptors' ranks
+ * CONFIRM  connector root -> owner   kind, request id: it goes on (the context agreement follows)
+ * CANCEL   connector root -> owner   kind, request id: it gave up (timeout); the request is dropped
+ * </pre>
+ * The two roots then agree on the intercommunicator's context ids (the agreement's bridge is the
+ * ports context and the agreement tag), and each root gives its group the other group's ranks.
+ * Either side may come first: a request waits in the port's queue until an accept takes it, and a
+ * connector waits for its answer at most {@code shmpi.connect.timeout.ms}.
+ */
+final class Ports
+{
+    static final String PREFIX = "shmpi-port:";
+    private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final int TAG_REQUEST = 1;
+    private static final int KIND_CONNECT = 1;
+    private static final int KIND_CONFIRM = 2;
+    private static final int KIND_CANCEL = 3;
+    /** Reply tags: one per request of a process, so a late answer never meets a later request. */
+    private static final int REPLY_TAG_BASE = 1 << 20;
+    /** Agreement tags: one per accepted connection of a process. */
+    private static final int AGREE_TAG_BASE = 1 << 21;
+
+    /** This process's open ports by id. */
+    private static final Map<Integer, Port> OPEN = new ConcurrentHashMap<>();
+    private static final AtomicInteger NEXT_PORT = new AtomicInteger(1);
+    private static final AtomicInteger NEXT_REQUEST = new AtomicInteger(1);
+    private static final AtomicInteger NEXT_AGREEMENT = new AtomicInteger(1);
+    /** Confirmations and cancellations from connectors, by "world rank:request id". */
+    private static final Map<String, Integer> DECISIONS = new ConcurrentHashMap<>();
+    private static volatile int context = -1;
+    private static volatile String job;
+    private static Service service;
+
+    private Ports()
+    {
+    }
+
+    /** One open port: the connect requests waiting for an accept. */
+    private static final class Port
+    {
+        final ArrayDeque<int[]> waiting = new ArrayDeque<>();
+    }
+
+    /** Starts this process's port service on {@code portsContext} (Init; every process the same id). */
+    static void start(final RankContext ctx, final int portsContext, final String jobToken)
+    {
+        context = portsContext;
+        job = jobToken;
+        service = new Service(ctx);
+        service.post();
+        ctx.progress().register(service);
+    }
+
+    /** Stops the service and forgets the ports (Finalize). */
+    static void stop(final RankContext ctx)
+    {
+        if (service != null)
+        {
+            ctx.progress().deregister(service);
+            service.close();
+            service = null;
+        }
+        OPEN.clear();
+        DECISIONS.clear();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Port names
+
+    static String open()
+    {
+        final int id = NEXT_PORT.getAndIncrement();
+        OPEN.put(id, new Port());
+        return PREFIX + job + ":" + MPI.COMM_WORLD.myRank + ":" + id;
+    }
+
+    static void close(final String name)
+    {
+        final long[] p = parse(name);
+        if (p == null || !sameJob(name) || p[0] != MPI.COMM_WORLD.myRank || OPEN.remove((int)p[1]) == null)
+        {
+            throw new MPIException(ErrorClass.ERR_PORT, "closePort: not a port this process has open: " + name);
+        }
+    }
+
+    /** {world rank, port id} of a port name of any job, or null when it is none. */
+    private static long[] parse(final String name)
+    {
+        if (name == null || !name.startsWith(PREFIX) || name.length() > MPI.MAX_PORT_NAME)
+        {
+            return null;
+        }
+        final String[] parts = name.substring(PREFIX.length()).split(":");
+        if (parts.length != 3)
+        {
+            return null;
+        }
+        try
+        {
+            return new long[] {Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+    }
+
+    private static boolean sameJob(final String name)
+    {
+        return name.startsWith(PREFIX + job + ":");
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Accept and connect
+
+    /** {@code MPI_Comm_accept} on {@code comm} (collective; the port matters at {@code root} only). */
+    static Intercomm accept(final Intracomm comm, final String port, final int root)
+    {
+        checkRoot(comm, root);
+        int[] fromRoot = null;
+        ContextAgreement.Bridge bridge = null;
+        if (comm.myRank == root)
+        {
+            final long[] p = parse(port);
+            final Port open = p != null && sameJob(port) && p[0] == MPI.COMM_WORLD.myRank ? OPEN.get((int)p[1]) : null;
+            if (open == null)
+            {
+                fromRoot = new int[] {ErrorClass.ERR_PORT};
+            }
+            else
+            {
+                while (fromRoot == null)
+                {
+                    final int[] request = take(open);
+                    final int source = request[0];
+                    final int agreementTag = AGREE_TAG_BASE + (NEXT_AGREEMENT.getAndIncrement() & 0xFFFFF);
+                    final int[] reply = new int[2 + comm.members.length];
+                    reply[1] = agreementTag;
+                    System.arraycopy(comm.members, 0, reply, 2, comm.members.length);
+                    sendInts(source, request[3], reply);
+                    final String key = source + ":" + request[1];
+                    MPI.context().progress().awaitUntil(() -> DECISIONS.containsKey(key), BlockedCall.OTHER, null);
+                    if (DECISIONS.remove(key) == KIND_CONFIRM)
+                    {
+                        fromRoot = new int[request.length - 4];
+                        System.arraycopy(request, 5, fromRoot, 1, request.length - 5);
+                        bridge = new ContextAgreement.Bridge(context, source, agreementTag);
+                    }
+                }
+            }
+        }
+        return finish(comm, root, fromRoot, bridge, "accept on " + port);
+    }
+
+    /** {@code MPI_Comm_connect} on {@code comm} (collective; the port matters at {@code root} only). */
+    static Intercomm connect(final Intracomm comm, final String port, final int root)
+    {
+        checkRoot(comm, root);
+        int[] fromRoot = null;
+        ContextAgreement.Bridge bridge = null;
+        String why = "";
+        if (comm.myRank == root)
+        {
+            final long[] p = parse(port);
+            if (p == null || !sameJob(port) || p[0] < 0 || p[0] >= MPI.COMM_WORLD.members.length)
+            {
+                fromRoot = new int[] {ErrorClass.ERR_PORT};
+                why = p == null ? ": not a port name" : ": a port of another job (not supported yet)";
+            }
+            else
+            {
+                final int owner = (int)p[0];
+                final int requestId = NEXT_REQUEST.getAndIncrement();
+                final int replyTag = REPLY_TAG_BASE + (requestId & 0xFFFFF);
+                final byte[] in = new byte[4 * (2 + MPI.COMM_WORLD.members.length)];
+                final RankContext ctx = MPI.context();
+                final RecvRequest reply = ctx.transport().irecv(context, owner, replyTag, in, BYTES, in.length);
+                final int[] request = new int[5 + comm.members.length];
+                request[0] = KIND_CONNECT;
+                request[1] = requestId;
+                request[2] = (int)p[1];
+                request[3] = replyTag;
+                request[4] = comm.members.length;
+                System.arraycopy(comm.members, 0, request, 5, comm.members.length);
+                sendInts(owner, TAG_REQUEST, request);
+                final long deadline = System.nanoTime() + ctx.settings().connectTimeoutMs() * 1_000_000L;
+                ctx.progress().awaitUntil(() -> reply.isComplete() || System.nanoTime() - deadline > 0,
+                    BlockedCall.OTHER, null);
+                if (!reply.isComplete() && ctx.transport().cancel(reply))
+                {
+                    sendInts(owner, TAG_REQUEST, new int[] {KIND_CANCEL, requestId});
+                    fromRoot = new int[] {ErrorClass.ERR_PORT};
+                    why = ": nobody accepted within shmpi.connect.timeout.ms (" + ctx.settings().connectTimeoutMs() +
+                        " ms)";
+                }
+                else
+                {
+                    if (!reply.isComplete())
+                    {
+                        ctx.progress().await(reply);
+                    }
+                    final int n = (int)(reply.storedLength() / 4);
+                    final int status = UnsafeApi.getInt(in, BYTES);
+                    if (status != 0)
+                    {
+                        fromRoot = new int[] {status};
+                        why = ": the port is closed or unknown";
+                    }
+                    else
+                    {
+                        sendInts(owner, TAG_REQUEST, new int[] {KIND_CONFIRM, requestId});
+                        fromRoot = new int[n - 1];
+                        for (int i = 2; i < n; i++)
+                        {
+                            fromRoot[i - 1] = UnsafeApi.getInt(in, BYTES + 4L * i);
+                        }
+                        bridge = new ContextAgreement.Bridge(context, owner, UnsafeApi.getInt(in, BYTES + 4));
+                    }
+                }
+            }
+        }
+        return finish(comm, root, fromRoot, bridge, "connect to " + port + why);
+    }
+
+    private static void checkRoot(final Intracomm comm, final int root)
+    {
+        if (root < 0 || root >= comm.members.length)
+        {
+            throw new MPIException(ErrorClass.ERR_ROOT, "root " + root + " of a communicator of " +
+                comm.members.length);
+        }
+    }
+
+    /**
+     * The rest of accept and connect on every member: the root's outcome ({@code [0, remote world
+     * ranks...]} or {@code [error class]}) to all, then the context agreement across the roots.
+     */
+    private static Intercomm finish(final Intracomm comm, final int root, final int[] fromRoot,
+        final ContextAgreement.Bridge bridge, final String what)
+    {
+        final int[] outcome = CommConstruction.bcastInts(comm, fromRoot, root, BlockedCall.BARRIER);
+        if (outcome[0] != 0)
+        {
+            throw new MPIException(outcome[0], what + (comm.myRank == root ? "" : " (at the root)"));
+        }
+        final int[] remote = java.util.Arrays.copyOfRange(outcome, 1, outcome.length);
+        final int[] ids = ContextAgreement.run(comm.members, comm.myRank, root, comm.collContextId,
+            ContextAgreement.BLOCKING, bridge, BlockedCall.BARRIER);
+        final Intercomm ic = new Intercomm("");
+        ic.bindInter(comm.members, comm.myRank, remote, ids[0], ids[1]);
+        ic.errhandler = comm.errhandler;
+        MPI.nameContexts(ic, "intercomm of " + comm.getName() + " through a port");
+        return ic;
+    }
+
+    /** Waits for a connect request on {@code port}: {source world rank, request id, port id, reply tag, group...}. */
+    private static int[] take(final Port port)
+    {
+        MPI.context().progress().awaitUntil(() ->
+        {
+            synchronized (port)
+            {
+                return !port.waiting.isEmpty();
+            }
+        }, BlockedCall.OTHER, null);
+        synchronized (port)
+        {
+            return port.waiting.poll();
+        }
+    }
+
+    private static void sendInts(final int dest, final int tag, final int[] values)
+    {
+        final byte[] out = new byte[4 * values.length];
+        for (int i = 0; i < values.length; i++)
+        {
+            UnsafeApi.putInt(out, BYTES + 4L * i, values[i]);
+        }
+        MPI.context().transport().send(context, dest, tag, out, BYTES, out.length);
+    }
+
+    /** Takes the connect requests of this process's ports, in the duty cycle of whatever MPI call it is in. */
+    private static final class Service implements ProgressAgent
+    {
+        private final RankContext ctx;
+        private final byte[] in;
+        private RecvRequest posted;
+
+        Service(final RankContext ctx)
+        {
+            this.ctx = ctx;
+            this.in = new byte[4 * (5 + ctx.worldSize())];
+        }
+
+        void post()
+        {
+            posted = ctx.transport().irecv(context, RecvRequest.ANY_SOURCE, TAG_REQUEST, in, BYTES, in.length);
+        }
+
+        void close()
+        {
+            if (posted != null && !posted.isComplete())
+            {
+                ctx.transport().cancel(posted);
+            }
+            posted = null;
+        }
+
+        @Override
+        public int doWork()
+        {
+            int work = 0;
+            while (posted != null && posted.isComplete())
+            {
+                final int source = posted.source();
+                final int n = (int)(posted.storedLength() / 4);
+                final int[] message = new int[n];
+                for (int i = 0; i < n; i++)
+                {
+                    message[i] = UnsafeApi.getInt(in, BYTES + 4L * i);
+                }
+                post();
+                handle(source, message);
+                work++;
+            }
+            return work;
+        }
+
+        private void handle(final int source, final int[] message)
+        {
+            switch (message[0])
+            {
+                case KIND_CONNECT:
+                {
+                    final Port port = OPEN.get(message[2]);
+                    if (port == null)
+                    {
+                        final byte[] nack = new byte[4];
+                        UnsafeApi.putInt(nack, BYTES, ErrorClass.ERR_PORT);
+                        ctx.transport().isend(context, source, message[3], nack, BYTES, 4, SendRequest.MODE_STANDARD);
+                        return;
+                    }
+                    final int[] request = message.clone();
+                    request[0] = source;
+                    synchronized (port)
+                    {
+                        port.waiting.add(request);
+                    }
+                    return;
+                }
+                case KIND_CONFIRM:
+                case KIND_CANCEL:
+                {
+                    final String key = source + ":" + message[1];
+                    boolean dropped = false;
+                    if (message[0] == KIND_CANCEL)
+                    {
+                        // Still waiting for an accept: drop it there.
+                        for (final Port port : OPEN.values())
+                        {
+                            synchronized (port)
+                            {
+                                dropped |= port.waiting.removeIf(r -> r[0] == source && r[1] == message[1]);
+                            }
+                        }
+                    }
+                    if (!dropped)
+                    {
+                        DECISIONS.put(key, message[0]);
+                    }
+                    return;
+                }
+                default:
+                    return;
+            }
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "port service";
+        }
+    }
+}
