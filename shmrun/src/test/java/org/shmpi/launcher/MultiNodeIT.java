@@ -115,6 +115,22 @@ class MultiNodeIT
     }
 
     @Test
+    void twoHalvesJoinThroughAPortAcrossNodes() throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch("ports", 4, 2))
+        {
+            final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SHMPI, null,
+                "org.shmpi.launcher.progs.MultiNode", "ports").finish(120);
+            assertArrayEquals(ZEROS4, o.exitCodes(), o::toString);
+            for (int r = 0; r < 4; r++)
+            {
+                assertTrue(o.allOut().contains("MULTINODE PORTS OK rank " + r + "\n"), o::toString);
+            }
+            assertEquals(List.of(), job.leftovers(), o::toString);
+        }
+    }
+
+    @Test
     void barrierBcastAndAllreduceSendBetweenNodesOnlyFromEachNodesFirstRank() throws Exception
     {
         try (NodeLaunch job = new NodeLaunch("node-aware", 6, 2))

@@ -124,6 +124,47 @@ public final class MultiNode
             MPI.Finalize();
             return;
         }
+        if (mode.equals("ports"))
+        {
+            // Halves on both nodes (even and odd world ranks) joined through a port.
+            final Intracomm half = world.split(rank % 2, rank);
+            final char[] name = new char[MPI.MAX_PORT_NAME];
+            final int[] len = new int[1];
+            String port = null;
+            if (rank == 0)
+            {
+                port = Intracomm.openPort();
+                port.getChars(0, port.length(), name, 0);
+                len[0] = port.length();
+            }
+            world.bcast(len, 1, MPI.INT, 0);
+            world.bcast(name, len[0], MPI.CHAR, 0);
+            final String known = new String(name, 0, len[0]);
+            final mpi.Intercomm ic = rank % 2 == 0 ? half.accept(known, 0) : half.connect(known, 0);
+            final int[] sum = new int[1];
+            ic.allReduce(new int[] {rank}, sum, 1, MPI.INT, MPI.SUM);
+            int expect = 0;
+            for (int r = rank % 2 == 0 ? 1 : 0; r < size; r += 2)
+            {
+                expect += r;
+            }
+            check(sum[0] == expect, "allReduce over the port's intercommunicator: " + sum[0] + " != " + expect);
+            final int[] got = new int[1];
+            if (ic.getRank() < ic.getRemoteSize())
+            {
+                ic.sendRecv(new int[] {rank}, 1, MPI.INT, ic.getRank(), 3, got, 1, MPI.INT, ic.getRank(), 3);
+                check(got[0] == (rank % 2 == 0 ? rank + 1 : rank - 1), "p2p over the port: " + got[0]);
+            }
+            ic.disconnect();
+            if (rank == 0)
+            {
+                Intracomm.closePort(port);
+            }
+            half.free();
+            System.out.println("MULTINODE PORTS OK rank " + rank);
+            MPI.Finalize();
+            return;
+        }
         if (mode.equals("rma-io"))
         {
             // Windows across nodes go by messages; a shared window across nodes is refused on every
