@@ -59,6 +59,19 @@ final class Names
             }
         }
         MINE.clear();
+        // The directory goes when it is empty (another job may publish into it right now: then it stays).
+        final Path d = directory;
+        if (d != null)
+        {
+            try
+            {
+                Files.deleteIfExists(d);
+            }
+            catch (final IOException notEmpty)
+            {
+                // names of other jobs are in it
+            }
+        }
     }
 
     static void publish(final String service, final String port)
@@ -73,10 +86,7 @@ final class Names
             Processes.selfStartMillis() + "\n";
         try
         {
-            Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
-            final Path tmp = Files.createTempFile(directory, ".publish-", ".tmp",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            final Path tmp = temporary();
             try
             {
                 Files.writeString(tmp, content, StandardCharsets.UTF_8);
@@ -111,6 +121,31 @@ final class Names
         {
             throw new MPIException(ErrorClass.ERR_SERVICE, "publishName: cannot write " + file + ": " +
                 ex.getMessage());
+        }
+    }
+
+    /**
+     * A temporary file in the names directory, made first if need be (another job's Finalize may
+     * remove the directory, empty, between the two steps: then again).
+     */
+    private static Path temporary() throws IOException
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+            try
+            {
+                return Files.createTempFile(directory, ".publish-", ".tmp",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+            catch (final NoSuchFileException ex)
+            {
+                if (attempt >= 10)
+                {
+                    throw ex;
+                }
+            }
         }
     }
 
