@@ -1,0 +1,93 @@
+package org.shmpi.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The name service between two jobs of one user on one machine, each started by its own
+ * {@code shmrun}: a name one job publishes is looked up by the other, and is gone after it is
+ * unpublished; a name whose publishing job was killed is gone for the next lookup, and nothing is
+ * left in the user's shmpi directory.
+ */
+@Timeout(180)
+class NamesAcrossJobsIT
+{
+    private static final String PROG = "org.shmpi.launcher.progs.NameService";
+
+    private static String[] args(final String mode, final String service, final Path dir)
+    {
+        return new String[] {"-np", "2", "-cp", ShmrunHarness.TEST_CLASSES.toString(), PROG, mode, service,
+            dir.toString()};
+    }
+
+    @Test
+    void aNamePublishedByOneJobIsFoundByAnotherUntilItIsUnpublished(@TempDir final Path dir) throws Exception
+    {
+        final String service = "names-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final ShmrunHarness.Running publisher = ShmrunHarness.start("names-publish", List.of(), null,
+            args("publish", service, dir));
+        final String published = publisher.awaitLines("PUBLISHED ", 1, 60_000).get(0).substring(10);
+        final ShmrunHarness.Result lookup = ShmrunHarness.run("names-lookup", 90, args("lookup", service, dir));
+        final ShmrunHarness.Result pub = publisher.finish(60);
+        assertEquals(0, lookup.exit, lookup::toString);
+        assertEquals(0, pub.exit, pub::toString);
+        assertTrue(lookup.out.contains("FOUND " + published + "\n"), lookup::toString);
+        assertTrue(lookup.out.contains("GONE"), lookup::toString);
+        assertTrue(published.startsWith("shmpi-port:"), published);
+        assertFalse(service(service), "nothing of the name left");
+    }
+
+    @Test
+    void aNameOfAKilledJobIsGoneForTheNextLookup(@TempDir final Path dir) throws Exception
+    {
+        final String service = "names-it-killed-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final ShmrunHarness.Running publisher = ShmrunHarness.start("names-killed", List.of(), null,
+            args("publish-and-wait", service, dir));
+        publisher.awaitLines("PUBLISHED ", 1, 60_000);
+        assertTrue(service(service), "published");
+        // SIGKILL the whole job: the ranks get no chance to unpublish.
+        for (final ProcessHandle p : publisher.process.descendants().toList())
+        {
+            p.destroyForcibly();
+        }
+        publisher.process.destroyForcibly();
+        publisher.process.waitFor();
+        final ShmrunHarness.Result lookup = ShmrunHarness.run("names-after-kill", 90,
+            args("lookup-once", service, dir));
+        // The publisher is gone: the lookup finds no name, and removes the file.
+        assertEquals(0, lookup.exit, lookup::toString);
+        assertTrue(lookup.out.contains("NONE"), lookup::toString);
+        assertFalse(service(service), "the killed job's name is removed");
+    }
+
+    /** Whether a file for {@code service} is in the names directory. */
+    private static boolean service(final String service) throws Exception
+    {
+        final Path names = ShmrunHarness.USER_ROOT.resolve("names");
+        if (!Files.isDirectory(names))
+        {
+            return false;
+        }
+        try (var files = Files.list(names))
+        {
+            for (final Path f : (Iterable<Path>)files::iterator)
+            {
+                final List<String> lines = Files.readAllLines(f);
+                if (!lines.isEmpty() && lines.get(0).equals(service))
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
