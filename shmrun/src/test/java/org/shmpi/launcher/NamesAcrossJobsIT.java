@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The name service between two jobs of one user on one machine, each started by its own
  * {@code shmrun}: a name one job publishes is looked up by the other, and is gone after it is
  * unpublished; a name whose publishing job was killed is gone for the next lookup, and nothing is
- * left in the user's shmpi directory.
+ * left in the user's shmpi directory. Also a connect nobody accepts on, ended by the timeout.
  */
 @Timeout(180)
 class NamesAcrossJobsIT
@@ -67,6 +67,20 @@ class NamesAcrossJobsIT
         assertEquals(0, lookup.exit, lookup::toString);
         assertTrue(lookup.out.contains("NONE"), lookup::toString);
         assertFalse(service(service), "the killed job's name is removed");
+    }
+
+    /** An open port nobody accepts on: ERR_PORT after the connect timeout, and the port still works after. */
+    @Test
+    void aConnectNobodyAcceptsEndsWithErrPortAfterTheTimeout(@TempDir final Path dir) throws Exception
+    {
+        final ShmrunHarness.Result r = ShmrunHarness.run("connect-timeout", 90, "--mca", "connect.timeout.ms", "700",
+            "-np", "2", "-cp", ShmrunHarness.TEST_CLASSES.toString(), PROG, "connect-timeout", "-", dir.toString());
+        assertEquals(0, r.exit, r::toString);
+        final String line = r.outLines().stream().filter(l -> l.startsWith("TIMED OUT after ")).findFirst()
+            .orElseThrow(() -> new AssertionError(r.toString()));
+        final long ms = Long.parseLong(line.split(" ")[3]);
+        assertTrue(ms >= 600 && ms < 10_000, line);
+        assertTrue(r.out.contains("CONNECTED rank 0") && r.out.contains("CONNECTED rank 1"), r::toString);
     }
 
     /** Whether a file for {@code service} is in the names directory. */

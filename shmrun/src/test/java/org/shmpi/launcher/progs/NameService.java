@@ -27,11 +27,18 @@ public final class NameService
     public static void main(final String[] args) throws Exception
     {
         MPI.Init(args);
-        // The name functions report through COMM_WORLD's error handler: exceptions, not an abort.
+        // The name functions report through COMM_WORLD's error handler, connect through COMM_SELF's: exceptions.
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
         final String mode = args[0];
         final String service = args[1];
         final Path dir = Path.of(args[2]);
+        if (mode.equals("connect-timeout"))
+        {
+            connectTimeout();
+            MPI.Finalize();
+            return;
+        }
         if (MPI.COMM_WORLD.getRank() == 0)
         {
             final long deadline = System.currentTimeMillis() + 60_000;
@@ -83,6 +90,65 @@ public final class NameService
         }
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
+    }
+
+    /**
+     * Rank 1 connects to rank 0's open port while rank 0 does not accept: ERR_PORT after
+     * shmpi.connect.timeout.ms (the job sets it short); then rank 0 accepts and rank 1 connects
+     * again, and the connection works (the timed-out request was withdrawn, not taken).
+     */
+    private static void connectTimeout()
+    {
+        final int rank = MPI.COMM_WORLD.getRank();
+        final char[] name = new char[MPI.MAX_PORT_NAME];
+        final int[] len = new int[1];
+        String port = null;
+        if (rank == 0)
+        {
+            port = Intracomm.openPort();
+            port.getChars(0, port.length(), name, 0);
+            len[0] = port.length();
+        }
+        MPI.COMM_WORLD.bcast(len, 1, MPI.INT, 0);
+        MPI.COMM_WORLD.bcast(name, len[0], MPI.CHAR, 0);
+        final String known = new String(name, 0, len[0]);
+        if (rank == 1)
+        {
+            final long start = System.nanoTime();
+            try
+            {
+                MPI.COMM_SELF.connect(known, 0);
+                throw new AssertionError("connected without an accept");
+            }
+            catch (final MPIException ex)
+            {
+                final long ms = (System.nanoTime() - start) / 1_000_000;
+                if (ex.getErrorClass() != MPI.ERR_PORT)
+                {
+                    throw ex;
+                }
+                System.out.println("TIMED OUT after " + ms + " ms: " + ex.getMessage());
+            }
+        }
+        MPI.COMM_WORLD.barrier();
+        final mpi.Intercomm ic = rank == 0 ? MPI.COMM_SELF.accept(port, 0) : rank == 1 ?
+            MPI.COMM_SELF.connect(known, 0) : null;
+        if (ic != null)
+        {
+            final int[] got = new int[1];
+            ic.sendRecv(new int[] {rank}, 1, MPI.INT, 0, 5, got, 1, MPI.INT, 0, 5);
+            if (got[0] != 1 - rank)
+            {
+                throw new AssertionError("rank " + rank + " got " + got[0]);
+            }
+            ic.disconnect();
+            System.out.println("CONNECTED rank " + rank);
+        }
+        if (rank == 0)
+        {
+            Intracomm.closePort(port);
+        }
+        MPI.COMM_WORLD.barrier();
     }
 
     /** Looks {@code service} up until it is there ({@code present}) or gone; returns the last port seen. */
