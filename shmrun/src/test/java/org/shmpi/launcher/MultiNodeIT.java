@@ -41,23 +41,18 @@ class MultiNodeIT
             assertTrue(ring.allOut().contains("Ring of 4 ranks: 20 laps OK"), ring::toString);
             assertEquals(List.of(), job.leftovers(), ring::toString);
         }
-        try (NodeLaunch job = new NodeLaunch("two-nodes-all", 4, 2))
-        {
-            final NodeLaunch.Outcome all = job.start(NodeLaunch.Style.SHMPI, null,
-                "org.shmpi.launcher.progs.MultiNode", "all").finish(180);
-            assertArrayEquals(ZEROS4, all.exitCodes(), all::toString);
-            for (int r = 0; r < 4; r++)
-            {
-                assertTrue(all.allOut().contains("MULTINODE OK rank " + r + " of 4 node " + r / 2 + " shared 2"),
-                    all::toString);
-            }
-            assertEquals("", all.allErr(), "the nodes part without a word (goodbyes, no lost connection)");
-            assertEquals(List.of(), job.leftovers(), all::toString);
-        }
+        everyFeature("two-nodes-all", null);
         // The same with each node's first rank doing its bridge's socket work itself.
-        try (NodeLaunch job = new NodeLaunch("two-nodes-inline", 4, 2))
+        everyFeature("two-nodes-inline", r -> Map.of("SHMPI_BRIDGE_INLINE", "true"));
+    }
+
+    /** The feature program over 4 ranks on 2 nodes, each rank's environment tweaked by {@code tweak}. */
+    private static void everyFeature(final String name,
+        final java.util.function.Function<Integer, Map<String, String>> tweak) throws Exception
+    {
+        try (NodeLaunch job = new NodeLaunch(name, 4, 2))
         {
-            final NodeLaunch.Outcome all = job.start(NodeLaunch.Style.SHMPI, r -> Map.of("SHMPI_BRIDGE_INLINE", "true"),
+            final NodeLaunch.Outcome all = job.start(NodeLaunch.Style.SHMPI, tweak,
                 "org.shmpi.launcher.progs.MultiNode", "all").finish(180);
             assertArrayEquals(ZEROS4, all.exitCodes(), all::toString);
             for (int r = 0; r < 4; r++)
