@@ -48,51 +48,15 @@ class SlurmIT
     /** The SKIP line of slurm-cluster up when the cluster cannot be made here, else null. */
     private static String skipped;
 
-    /** A finished (or killed) command. */
-    private static final class Outcome
-    {
-        final int exit;
-        final String out;
-        final String err;
-        final String what;
-
-        Outcome(final String what, final int exit, final String out, final String err)
-        {
-            this.what = what;
-            this.exit = exit;
-            this.out = out;
-            this.err = err;
-        }
-
-        List<String> lines()
-        {
-            final List<String> lines = new ArrayList<>();
-            for (final String l : out.split("\n"))
-            {
-                if (!l.isBlank())
-                {
-                    lines.add(l.strip());
-                }
-            }
-            return lines;
-        }
-
-        @Override
-        public String toString()
-        {
-            return what + "\nexit=" + exit + "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
-        }
-    }
-
     @BeforeAll
     static void clusterUp() throws Exception
     {
-        final Outcome up = run(List.of(SLURM_CLUSTER.toString(), "up", String.valueOf(NODES)), null, 600, null);
+        final CommandOutcome up = run(List.of(SLURM_CLUSTER.toString(), "up", String.valueOf(NODES)), null, 600, null);
         if (up.exit == 77)
         {
             // Each test is then reported as skipped with this line (an assumption failing here would
             // leave the class reported as "Tests run: 0", the reason nowhere).
-            skipped = skipLine(up);
+            skipped = up.skipLine("slurm-cluster");
             System.err.println("SlurmIT: " + skipped);
             return;
         }
@@ -111,14 +75,14 @@ class SlurmIT
     @AfterAll
     static void clusterDown() throws Exception
     {
-        final Outcome down = run(List.of(SLURM_CLUSTER.toString(), "down"), null, 180, null);
+        final CommandOutcome down = run(List.of(SLURM_CLUSTER.toString(), "down"), null, 180, null);
         assertTrue(down.exit == 0 || down.exit == 77, down::toString);
     }
 
     @Test
     void ringAcrossTwoNodes() throws Exception
     {
-        final Outcome ring = srun(2, 4, List.of(), "Ring", "20");
+        final CommandOutcome ring = srun(2, 4, List.of(), "Ring", "20");
         assertEquals(0, ring.exit, ring::toString);
         assertTrue(ring.out.contains("Ring of 4 ranks: 20 laps OK"), ring::toString);
         assertNothingLeft(ring);
@@ -128,7 +92,7 @@ class SlurmIT
     void piAcrossThreeNodesOnReservedPorts() throws Exception
     {
         // --resv-ports: the rendezvous port comes from SLURM_STEP_RESV_PORTS (the other jobs derive it).
-        final Outcome pi = srun(3, 6, List.of("--resv-ports=1"), "Pi");
+        final CommandOutcome pi = srun(3, 6, List.of("--resv-ports=1"), "Pi");
         assertEquals(0, pi.exit, pi::toString);
         assertTrue(pi.lines().stream().anyMatch(l -> l.startsWith("pi = ") && l.contains("from 6 ranks")
             && l.endsWith("OK")), pi::toString);
@@ -138,7 +102,7 @@ class SlurmIT
     @Test
     void helloNamesTwoHostsTwiceEach() throws Exception
     {
-        final Outcome hello = srun(2, 4, List.of(), "Hello");
+        final CommandOutcome hello = srun(2, 4, List.of(), "Hello");
         assertEquals(0, hello.exit, hello::toString);
         final Map<Integer, String> hostOfRank = new TreeMap<>();
         final Pattern line = Pattern.compile("Hello from rank (\\d+) of 4 on (\\S+)");
@@ -158,7 +122,7 @@ class SlurmIT
     @Test
     void aRankKilledOnOneNodeEndsTheJobOnEveryNodeNamingIt() throws Exception
     {
-        final Outcome o = srunCommand(2, 4, List.of(), javaCommand(ShmrunHarness.DIST.resolve("lib") + "/*:" +
+        final CommandOutcome o = srunCommand(2, 4, List.of(), javaCommand(ShmrunHarness.DIST.resolve("lib") + "/*:" +
             ShmrunHarness.TEST_CLASSES, "org.shmpi.launcher.progs.MultiNode", "die", "3"));
         assertTrue(o.exit != 0, o::toString);
         assertTrue(o.err.contains("shmpi: rank 3 (node 1, node2, pid ") && o.err.contains(") died; ending the job"),
@@ -200,7 +164,8 @@ class SlurmIT
         }
         out.join(5_000);
         err.join(5_000);
-        assertNothingLeft(new Outcome(String.join(" ", cmd), srun.exitValue(), out.text(), err.text()));
+        assertNothingLeft(new CommandOutcome(String.join(" ", cmd), -1, srun.exitValue(), out.text(),
+            err.text()));
     }
 
     private static String[] javaCommand(final String classpath, final String mainClass, final String... args)
@@ -217,9 +182,9 @@ class SlurmIT
      * slurmd's namespaces, so they see the very tmpfs the job's ranks used (a fresh
      * {@code netns-hosts exec} would get a new, empty one).
      */
-    private static void assertNothingLeft(final Outcome job) throws Exception
+    private static void assertNothingLeft(final CommandOutcome job) throws Exception
     {
-        final Outcome ls = srunCommand(NODES, NODES, List.of(), "sh", "-c",
+        final CommandOutcome ls = srunCommand(NODES, NODES, List.of(), "sh", "-c",
             "echo \"$(hostname):$(find /dev/shm -mindepth 1 -not -path /dev/shm/shmpi-root | tr '\\n' ' ')\"");
         assertEquals(0, ls.exit, ls::toString);
         final List<String> lines = new ArrayList<>(ls.lines());
@@ -232,8 +197,8 @@ class SlurmIT
         assertEquals(expected, lines, () -> "left in the nodes' /dev/shm after\n" + job + "\n" + ls);
     }
 
-    private static Outcome srun(final int nodes, final int tasks, final List<String> options, final String mainClass,
-        final String... args) throws Exception
+    private static CommandOutcome srun(final int nodes, final int tasks, final List<String> options,
+        final String mainClass, final String... args) throws Exception
     {
         final List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -248,7 +213,7 @@ class SlurmIT
     }
 
     /** {@code srun -N nodes -n tasks options... command}, with a hard timeout (then killed and cancelled). */
-    private static Outcome srunCommand(final int nodes, final int tasks, final List<String> options,
+    private static CommandOutcome srunCommand(final int nodes, final int tasks, final List<String> options,
         final String... command) throws Exception
     {
         final String name = "slurmit-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
@@ -263,7 +228,7 @@ class SlurmIT
      * Runs a command with the environment of this JVM less anything of Slurm's or shmpi's (plus
      * {@code env}); on timeout kills it (and scancels the job named {@code jobName}) and fails.
      */
-    private static Outcome run(final List<String> cmd, final Map<String, String> env, final long timeoutSeconds,
+    private static CommandOutcome run(final List<String> cmd, final Map<String, String> env, final long timeoutSeconds,
         final String jobName) throws IOException, InterruptedException
     {
         final ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -295,23 +260,11 @@ class SlurmIT
             p.waitFor(10, TimeUnit.SECONDS);
             out.join(2_000);
             err.join(2_000);
-            fail("no end after " + timeoutSeconds + " s, killed: " + new Outcome(String.join(" ", cmd), -1,
+            fail("no end after " + timeoutSeconds + " s, killed: " + new CommandOutcome(String.join(" ", cmd), -1, -1,
                 out.text(), err.text()));
         }
         out.join(10_000);
         err.join(10_000);
-        return new Outcome(String.join(" ", cmd), p.exitValue(), out.text(), err.text());
-    }
-
-    private static String skipLine(final Outcome o)
-    {
-        for (final String l : (o.out + "\n" + o.err).split("\n"))
-        {
-            if (l.startsWith("SKIP:"))
-            {
-                return l;
-            }
-        }
-        return "SKIP: slurm-cluster exited 77\n" + o;
+        return new CommandOutcome(String.join(" ", cmd), -1, p.exitValue(), out.text(), err.text());
     }
 }

@@ -68,44 +68,6 @@ class SshHostsIT
 
     private Path work;
 
-    /** A finished (or killed) command. */
-    private static final class Outcome
-    {
-        final int exit;
-        final String out;
-        final String err;
-        final String what;
-        final long pid;
-
-        Outcome(final String what, final long pid, final int exit, final String out, final String err)
-        {
-            this.what = what;
-            this.pid = pid;
-            this.exit = exit;
-            this.out = out;
-            this.err = err;
-        }
-
-        List<String> lines()
-        {
-            final List<String> lines = new ArrayList<>();
-            for (final String l : out.split("\n"))
-            {
-                if (!l.isBlank())
-                {
-                    lines.add(l.strip());
-                }
-            }
-            return lines;
-        }
-
-        @Override
-        public String toString()
-        {
-            return what + "\npid=" + pid + " exit=" + exit + "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
-        }
-    }
-
     /** A started command whose output is collected in the background. */
     private static final class Started
     {
@@ -153,7 +115,7 @@ class SshHostsIT
          * Waits for the end, at most {@code timeoutSeconds}; on timeout kills the command, its
          * children and every rank of its job, and fails.
          */
-        Outcome finish(final long timeoutSeconds) throws InterruptedException
+        CommandOutcome finish(final long timeoutSeconds) throws InterruptedException
         {
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
             {
@@ -163,12 +125,12 @@ class SshHostsIT
                 process.waitFor(10, TimeUnit.SECONDS);
                 out.join(2_000);
                 err.join(2_000);
-                fail("no end after " + timeoutSeconds + " s, killed: " + new Outcome(what, jvm, -1,
+                fail("no end after " + timeoutSeconds + " s, killed: " + new CommandOutcome(what, jvm, -1,
                     out.text(), err.text()));
             }
             out.join(10_000);
             err.join(10_000);
-            return new Outcome(what, jvm, process.exitValue(), out.text(), err.text());
+            return new CommandOutcome(what, jvm, process.exitValue(), out.text(), err.text());
         }
     }
 
@@ -176,14 +138,15 @@ class SshHostsIT
     static void hostsUp() throws Exception
     {
         final long startNanos = System.nanoTime();
-        final Outcome up = start(List.of(SSH_HOSTS.toString(), "up", String.valueOf(NODES)), Map.of()).finish(600);
+        final CommandOutcome up = start(List.of(SSH_HOSTS.toString(), "up", String.valueOf(NODES)), Map.of())
+            .finish(600);
         System.err.println("SshHostsIT: ssh-hosts up " + NODES + ": exit " + up.exit + " after " +
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms");
         if (up.exit == 77)
         {
             // Each test is then reported as skipped with this line (an assumption failing here would
             // leave the class reported as "Tests run: 0", the reason nowhere).
-            skipped = skipLine(up);
+            skipped = up.skipLine("ssh-hosts");
             System.err.println("SshHostsIT: " + skipped);
             return;
         }
@@ -227,7 +190,7 @@ class SshHostsIT
     static void hostsDown() throws Exception
     {
         final long startNanos = System.nanoTime();
-        final Outcome down = start(List.of(SSH_HOSTS.toString(), "down"), Map.of()).finish(180);
+        final CommandOutcome down = start(List.of(SSH_HOSTS.toString(), "down"), Map.of()).finish(180);
         System.err.println("SshHostsIT: ssh-hosts down: exit " + down.exit + " after " +
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms");
         assertTrue(down.exit == 0 || down.exit == 77, down::toString);
@@ -252,7 +215,7 @@ class SshHostsIT
     void ringOverAHostFile() throws Exception
     {
         final Path hostfile = hostfile();
-        final Outcome ring = shmrun(Map.of(), "--hostfile", hostfile.toString(), "--launch-agent", agent,
+        final CommandOutcome ring = shmrun(Map.of(), "--hostfile", hostfile.toString(), "--launch-agent", agent,
             "--tag-output", "-cp", EXAMPLES, "Ring", "20");
         assertEquals(0, ring.exit, ring::toString);
         assertTrue(ring.out.contains("[1,0]<stdout>:Ring of 4 ranks: 20 laps OK\n"), ring::toString);
@@ -262,7 +225,7 @@ class SshHostsIT
     @Test
     void helloNamesThreeHosts() throws Exception
     {
-        final Outcome hello = shmrun(Map.of(), "--host", "node1:1,node2:1,node3:1", "--launch-agent", agent,
+        final CommandOutcome hello = shmrun(Map.of(), "--host", "node1:1,node2:1,node3:1", "--launch-agent", agent,
             "-cp", EXAMPLES, "Hello");
         assertEquals(0, hello.exit, hello::toString);
         final Map<Integer, String> hostOfRank = new TreeMap<>();
@@ -283,7 +246,7 @@ class SshHostsIT
     @Test
     void everyMultiNodeFeatureAcrossTwoHosts() throws Exception
     {
-        final Outcome all = shmrun(Map.of(), "--host", "node1:2,node2:2", "--launch-agent", agent,
+        final CommandOutcome all = shmrun(Map.of(), "--host", "node1:2,node2:2", "--launch-agent", agent,
             "--tag-output", "-cp", ShmrunHarness.TEST_CLASSES.toString(), MULTINODE, "all");
         assertEquals(0, all.exit, all::toString);
         for (int rank = 0; rank < 4; rank++)
@@ -308,7 +271,7 @@ class SshHostsIT
         cmd.addAll(List.of(flags.split(" ")));
         cmd.addAll(List.of("-cp", ShmrunHarness.DIST.resolve("lib") + "/*:" + ShmrunHarness.TEST_CLASSES, MULTINODE,
             "all"));
-        final Outcome all = start(cmd, Map.of()).finish(JOB_TIMEOUT_SECONDS);
+        final CommandOutcome all = start(cmd, Map.of()).finish(JOB_TIMEOUT_SECONDS);
         assertEquals(0, all.exit, all::toString);
         for (int rank = 0; rank < 4; rank++)
         {
@@ -317,7 +280,7 @@ class SshHostsIT
         assertEquals(4, all.out.split("shared 2\n", -1).length - 1, all::toString);
         for (int k = 1; k <= NODES; k++)
         {
-            final Outcome find = ssh(k, "find /dev/shm -mindepth 1 -not -path /dev/shm/shmpi-root");
+            final CommandOutcome find = ssh(k, "find /dev/shm -mindepth 1 -not -path /dev/shm/shmpi-root");
             assertEquals("", find.out, () -> "left in the /dev/shm of a host after\n" + all + "\n" + find);
         }
     }
@@ -347,7 +310,7 @@ class SshHostsIT
         final long termAt = System.nanoTime();
         final Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(job.process.pid())).start();
         assertEquals(0, kill.waitFor(), "kill -TERM " + job.process.pid());
-        final Outcome r = job.finish(30);
+        final CommandOutcome r = job.finish(30);
         final long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - termAt);
         assertEquals(143, r.exit, r::toString);
         final long ranksGone = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_SECONDS);
@@ -367,7 +330,7 @@ class SshHostsIT
     void theAgentComesFromTheEnvironment() throws Exception
     {
         final Path hostfile = hostfile();
-        final Outcome ring = shmrun(Map.of(HostJob.AGENT_ENV, agent), "--hostfile", hostfile.toString(),
+        final CommandOutcome ring = shmrun(Map.of(HostJob.AGENT_ENV, agent), "--hostfile", hostfile.toString(),
             "--tag-output", "-cp", EXAMPLES, "Ring", "20");
         assertEquals(0, ring.exit, ring::toString);
         assertTrue(ring.out.contains("[1,0]<stdout>:Ring of 4 ranks: 20 laps OK\n"), ring::toString);
@@ -386,7 +349,7 @@ class SshHostsIT
      * host's processes are exactly those in its sshd's mount namespace), and, seen through ssh,
      * no host's {@code /dev/shm} holds anything but the empty {@code shmpi-root} directory.
      */
-    private static void assertNothingLeft(final Outcome job) throws Exception
+    private static void assertNothingLeft(final CommandOutcome job) throws Exception
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_SECONDS);
         List<String> left = leftProcesses(job.pid);
@@ -399,7 +362,7 @@ class SshHostsIT
         assertEquals(List.of(), stillThere, () -> "processes left " + GONE_SECONDS + " s after\n" + job);
         for (int k = 1; k <= NODES; k++)
         {
-            final Outcome find = ssh(k, "find /dev/shm -mindepth 1 -not -path /dev/shm/shmpi-root");
+            final CommandOutcome find = ssh(k, "find /dev/shm -mindepth 1 -not -path /dev/shm/shmpi-root");
             assertEquals(0, find.exit, find::toString);
             assertEquals("", find.out, () -> "left in the /dev/shm of a host after\n" + job + "\n" + find);
         }
@@ -467,7 +430,7 @@ class SshHostsIT
     }
 
     /** {@code <agent> nodeK command}: runs {@code command} on host K, in its sshd's namespaces. */
-    private static Outcome ssh(final int node, final String command) throws Exception
+    private static CommandOutcome ssh(final int node, final String command) throws Exception
     {
         final List<String> cmd = new ArrayList<>(List.of(agent.split(" ")));
         cmd.add("node" + node);
@@ -475,7 +438,7 @@ class SshHostsIT
         return start(cmd, Map.of()).finish(SSH_TIMEOUT_SECONDS);
     }
 
-    private static Outcome shmrun(final Map<String, String> env, final String... args) throws Exception
+    private static CommandOutcome shmrun(final Map<String, String> env, final String... args) throws Exception
     {
         return startShmrun(env, args).finish(JOB_TIMEOUT_SECONDS);
     }
@@ -502,17 +465,5 @@ class SshHostsIT
         final Process p = pb.start();
         p.getOutputStream().close();
         return new Started(String.join(" ", cmd), p);
-    }
-
-    private static String skipLine(final Outcome o)
-    {
-        for (final String l : (o.out + "\n" + o.err).split("\n"))
-        {
-            if (l.startsWith("SKIP:"))
-            {
-                return l;
-            }
-        }
-        return "SKIP: ssh-hosts exited 77\n" + o;
     }
 }
