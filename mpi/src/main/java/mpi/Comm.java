@@ -107,17 +107,18 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** Null when every member runs on one machine; else which machines, e.g. "nodes 0, 1". */
     final String nodesSpanned()
     {
-        final org.shmpi.shm.JobFile job = MPI.context().job();
         final java.util.TreeSet<Integer> nodes = new java.util.TreeSet<>();
+        boolean foreign = false;
         for (final int r : members)
         {
-            nodes.add(job.node(r));
+            nodes.add(NodeLevels.nodeOf(r));
+            foreign |= r >= MPI.context().worldSize();
         }
-        if (nodes.size() == 1)
+        if (nodes.size() == 1 && !foreign)
         {
             return null;
         }
-        return "nodes " + nodes.toString().replaceAll("[\\[\\]]", "");
+        return foreign ? "processes of several jobs" : "nodes " + nodes.toString().replaceAll("[\\[\\]]", "");
     }
 
     final void check()

@@ -110,8 +110,7 @@ public class Intracomm extends Comm
         if (splitType == TYPE_SHARED || splitType == MPI.UNDEFINED)
         {
             // The ranks that share memory are the ranks of one machine (node 0 on a single one).
-            return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : MPI.context().job().node(members[getRank()]),
-                key);
+            return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : NodeLevels.nodeOf(members[getRank()]), key);
         }
         final org.shmpi.affinity.Topology.Level level = Locality.levelOf(splitType);
         if (level == null)

@@ -142,6 +142,7 @@ final class Lifecycle
             MPI.COMM_SELF.bind(new int[] {p.rank()}, 0, contexts.allocate(), contexts.allocate());
             // Every process reserves the same context for the ports' requests (accept, connect).
             Ports.start(rankContext, contexts.allocate(), node != null ? node.launch().jobKey() :
+                rankContext.foreignPeers() != null ? rankContext.foreignPeers().jobKey() :
                 p.directory().path().getFileName().toString());
             Names.start(rankContext.settings().shmDir());
             CONTEXT_NAMES.clear();

@@ -46,19 +46,40 @@ final class NodeLevels
         {
             return false;
         }
-        final JobFile job = MPI.context().job();
-        final int first = job.node(comm.members[0]);
+        final int first = nodeOf(comm.members[0]);
         boolean spans = false;
         final java.util.HashSet<Integer> seen = new java.util.HashSet<>();
         boolean shared = false;
         for (final int r : comm.members)
         {
-            final int n = job.node(r);
+            final int n = nodeOf(r);
             spans |= n != first;
             shared |= !seen.add(n);
         }
         return spans && shared;
     }
+
+    /**
+     * The node of process {@code id}: its node in the job file for a rank of this job; for a
+     * process of another job (a port, a spawn) a negative number of its own per job, so that two
+     * processes count as on one node exactly when they are of one job and one node (every member
+     * of a communicator sees the same partition, whichever job it is in).
+     */
+    static int nodeOf(final int id)
+    {
+        final JobFile job = MPI.context().job();
+        if (id < job.worldSize())
+        {
+            return job.node(id);
+        }
+        final String key = MPI.context().foreignPeers().resolve(id).job();
+        synchronized (FOREIGN_JOBS)
+        {
+            return -1 - FOREIGN_JOBS.computeIfAbsent(key, k -> FOREIGN_JOBS.size());
+        }
+    }
+
+    private static final java.util.Map<String, Integer> FOREIGN_JOBS = new java.util.HashMap<>();
 
     /** The levels of {@code comm}, made now if not yet (collective over {@code comm}). */
     static NodeLevels of(final Comm comm)
@@ -68,12 +89,11 @@ final class NodeLevels
         {
             return l;
         }
-        final JobFile job = MPI.context().job();
         final int n = comm.members.length;
         final int[] node = new int[n];
         for (int i = 0; i < n; i++)
         {
-            node[i] = job.node(comm.members[i]);
+            node[i] = nodeOf(comm.members[i]);
         }
         // Nodes numbered in the order of their first member; a node's leader is that member.
         final java.util.LinkedHashMap<Integer, Integer> index = new java.util.LinkedHashMap<>();

@@ -6,12 +6,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.UnsafeApi;
+import org.shmpi.ring.ForeignPeers;
 import org.shmpi.ring.ProgressAgent;
 import org.shmpi.ring.RankContext;
 import org.shmpi.ring.RecvRequest;
 import org.shmpi.ring.SendRequest;
 import org.shmpi.shm.BlockedCall;
 import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.PeerTable;
+import org.shmpi.shm.ShmpiException;
 
 /**
  * Ports: {@code openPort}, {@code closePort}, {@code accept} and {@code connect}. A port is a name
@@ -99,28 +102,33 @@ final class Ports
 
     static void close(final String name)
     {
-        final long[] p = parse(name);
-        if (p == null || !sameJob(name) || p[0] != MPI.COMM_WORLD.myRank || OPEN.remove((int)p[1]) == null)
+        final Name p = parse(name);
+        if (p == null || !p.job().equals(job) || p.rank() != MPI.COMM_WORLD.myRank || OPEN.remove(p.id()) == null)
         {
             throw new MPIException(ErrorClass.ERR_PORT, "closePort: not a port this process has open: " + name);
         }
     }
 
-    /** {world rank, port id} of a port name of any job, or null when it is none. */
-    private static long[] parse(final String name)
+    /** A port name taken apart: the job, the owner's rank in it, the port's number. */
+    private record Name(String job, int rank, int id)
+    {
+    }
+
+    /** The parts of a port name of any job, or null when it is none. */
+    private static Name parse(final String name)
     {
         if (name == null || !name.startsWith(PREFIX) || name.length() > MPI.MAX_PORT_NAME)
         {
             return null;
         }
         final String[] parts = name.substring(PREFIX.length()).split(":");
-        if (parts.length != 3)
+        if (parts.length != 3 || parts[0].isEmpty())
         {
             return null;
         }
         try
         {
-            return new long[] {Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
+            return new Name(parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
         }
         catch (final NumberFormatException ex)
         {
@@ -128,9 +136,29 @@ final class Ports
         }
     }
 
-    private static boolean sameJob(final String name)
+    /**
+     * The ids of {@code members} (this process's numbering) as job {@code target} numbers them,
+     * registering in its table those it does not know yet.
+     */
+    private static int[] idsIn(final String target, final int[] members)
     {
-        return name.startsWith(PREFIX + job + ":");
+        if (target.equals(job))
+        {
+            return members.clone();
+        }
+        final ForeignPeers fp = MPI.context().foreignPeers();
+        final int[] ids = new int[members.length];
+        for (int i = 0; i < members.length; i++)
+        {
+            ids[i] = fp.idIn(target, fp.describe(members[i]));
+        }
+        return ids;
+    }
+
+    /** The job of process {@code id} of this process's numbering. */
+    private static String jobOf(final int id)
+    {
+        return id < MPI.context().worldSize() ? job : MPI.context().foreignPeers().resolve(id).job();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -144,8 +172,9 @@ final class Ports
         ContextAgreement.Bridge bridge = null;
         if (comm.myRank == root)
         {
-            final long[] p = parse(port);
-            final Port open = p != null && sameJob(port) && p[0] == MPI.COMM_WORLD.myRank ? OPEN.get((int)p[1]) : null;
+            final Name p = parse(port);
+            final Port open = p != null && p.job().equals(job) && p.rank() == MPI.COMM_WORLD.myRank ?
+                OPEN.get(p.id()) : null;
             if (open == null)
             {
                 fromRoot = new int[] {ErrorClass.ERR_PORT};
@@ -159,7 +188,8 @@ final class Ports
                     final int agreementTag = AGREE_TAG_BASE + (NEXT_AGREEMENT.getAndIncrement() & 0xFFFFF);
                     final int[] reply = new int[2 + comm.members.length];
                     reply[1] = agreementTag;
-                    System.arraycopy(comm.members, 0, reply, 2, comm.members.length);
+                    // The acceptors as the connector's job numbers them.
+                    System.arraycopy(idsIn(jobOf(source), comm.members), 0, reply, 2, comm.members.length);
                     sendInts(source, request[3], reply);
                     final String key = source + ":" + request[1];
                     MPI.context().progress().awaitUntil(() -> DECISIONS.containsKey(key), BlockedCall.OTHER, null);
@@ -184,27 +214,52 @@ final class Ports
         String why = "";
         if (comm.myRank == root)
         {
-            final long[] p = parse(port);
-            if (p == null || !sameJob(port) || p[0] < 0 || p[0] >= MPI.COMM_WORLD.members.length)
+            final Name p = parse(port);
+            final ForeignPeers fp = MPI.context().foreignPeers();
+            int owner = -1;
+            if (p == null)
             {
-                fromRoot = new int[] {ErrorClass.ERR_PORT};
-                why = p == null ? ": not a port name" : ": a port of another job (not supported yet)";
+                why = ": not a port name";
+            }
+            else if (p.job().equals(job))
+            {
+                owner = p.rank() >= 0 && p.rank() < MPI.COMM_WORLD.members.length ? p.rank() : -1;
+                why = ": no such rank";
+            }
+            else if (fp == null)
+            {
+                why = ": a port of another job (a job over several nodes reaches only its own ports)";
             }
             else
             {
-                final int owner = (int)p[0];
+                try
+                {
+                    owner = fp.idIn(job, fp.processOf(p.job(), p.rank()));
+                }
+                catch (final ShmpiException ex)
+                {
+                    why = ": " + ex.getMessage();
+                }
+            }
+            if (owner < 0)
+            {
+                fromRoot = new int[] {ErrorClass.ERR_PORT};
+            }
+            else
+            {
                 final int requestId = NEXT_REQUEST.getAndIncrement();
                 final int replyTag = REPLY_TAG_BASE + (requestId & 0xFFFFF);
-                final byte[] in = new byte[4 * (2 + MPI.COMM_WORLD.members.length)];
+                final byte[] in = new byte[4 * (2 + MPI.COMM_WORLD.members.length + PeerTable.MAX_ENTRIES)];
                 final RankContext ctx = MPI.context();
                 final RecvRequest reply = ctx.transport().irecv(context, owner, replyTag, in, BYTES, in.length);
                 final int[] request = new int[5 + comm.members.length];
                 request[0] = KIND_CONNECT;
                 request[1] = requestId;
-                request[2] = (int)p[1];
+                request[2] = p.id();
                 request[3] = replyTag;
                 request[4] = comm.members.length;
-                System.arraycopy(comm.members, 0, request, 5, comm.members.length);
+                // The connectors as the owner's job numbers them.
+                System.arraycopy(idsIn(p.job(), comm.members), 0, request, 5, comm.members.length);
                 sendInts(owner, TAG_REQUEST, request);
                 final long deadline = System.nanoTime() + ctx.settings().connectTimeoutMs() * 1_000_000L;
                 ctx.progress().awaitUntil(() -> reply.isComplete() || System.nanoTime() - deadline > 0,
@@ -312,7 +367,7 @@ final class Ports
         Service(final RankContext ctx)
         {
             this.ctx = ctx;
-            this.in = new byte[4 * (5 + ctx.worldSize())];
+            this.in = new byte[4 * (5 + ctx.worldSize() + PeerTable.MAX_ENTRIES)];
         }
 
         void post()

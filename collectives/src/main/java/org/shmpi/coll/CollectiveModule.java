@@ -68,13 +68,20 @@ public final class CollectiveModule implements AutoCloseable
         }
     }
 
-    /** Whether every member runs on the same machine (only then can they share a segment). */
+    /**
+     * Whether every member is a rank of this job on one machine (only then can they share a
+     * segment in the job's directory; a process of another job has an id beyond the world).
+     */
     static boolean onOneNode(final RankContext ctx, final int[] world)
     {
+        if (world[0] >= ctx.worldSize())
+        {
+            return false;
+        }
         final int first = ctx.job().node(world[0]);
         for (final int r : world)
         {
-            if (ctx.job().node(r) != first)
+            if (r >= ctx.worldSize() || ctx.job().node(r) != first)
             {
                 return false;
             }

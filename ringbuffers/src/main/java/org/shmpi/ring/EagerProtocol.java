@@ -64,7 +64,7 @@ final class EagerProtocol
         // cold JVM does not run a bounds check per field.
         final long frame = ring.buffer().addressOffset() + index;
         UnsafeApi.putInt(null, frame + WholeFrameDescriptor.CONTEXT_OFFSET, context);
-        UnsafeApi.putInt(null, frame + WholeFrameDescriptor.SOURCE_OFFSET, rank);
+        UnsafeApi.putInt(null, frame + WholeFrameDescriptor.SOURCE_OFFSET, transport.sourceFor(dest));
         UnsafeApi.putInt(null, frame + WholeFrameDescriptor.TAG_OFFSET, tag);
         UnsafeApi.putInt(null, frame + WholeFrameDescriptor.RESERVED_OFFSET, 0);
         if (length > 0)
@@ -107,7 +107,7 @@ final class EagerProtocol
                 return false;
             }
             final AtomicBuffer b = ring.buffer();
-            writeHeader(b, index, rank, s, s.sent, sync ? FLAG_SYNC : 0, s.token, 0);
+            writeHeader(b, index, transport.sourceFor(s.dest), s, s.sent, sync ? FLAG_SYNC : 0, s.token, 0);
             if (chunk > 0)
             {
                 s.layout.pack(s.base, s.offset, s.sent, null, b.addressOffset() + index + HEADER_LENGTH, chunk);

@@ -41,6 +41,7 @@ public final class Inbox implements AutoCloseable
     private final Segment doorbell;
     private final boolean forwarded;
     private boolean closed;
+    private boolean foreign;
 
     /**
      * Sends what a process's ranks wrote into forwarded inboxes in the writing thread, where the
@@ -306,6 +307,18 @@ public final class Inbox implements AutoCloseable
     public boolean isForwarded()
     {
         return forwarded;
+    }
+
+    /** Marks this inbox as one of a process of another job (its shared heap is not mapped here). */
+    void markForeign()
+    {
+        foreign = true;
+    }
+
+    /** Whether this inbox belongs to a process of another job. */
+    public boolean isForeign()
+    {
+        return foreign;
     }
 
     /** Whether any frame is waiting to be read (two volatile loads). */

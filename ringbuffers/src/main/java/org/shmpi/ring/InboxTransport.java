@@ -7,6 +7,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.Futex;
+import org.shmpi.shm.PeerTable;
 import org.shmpi.shm.ShmpiException;
 import org.shmpi.shm.WakeWord;
 import org.shmpi.shm.segment.SegmentManager;
@@ -23,6 +24,11 @@ public final class InboxTransport implements AutoCloseable
     private final Futex futex;
     private final Inbox own;
     private final Inbox[] peers;
+    private final int rank;
+    private final int worldSize;
+    /** For an id of another job's process: the id this rank has there (what its frames carry as source). */
+    private final int[] selfIds;
+    private ForeignPeers foreign;
 
     /** Creates this rank's inbox through the rank's segment manager; peers are mapped on first use. */
     public InboxTransport(
@@ -32,9 +38,51 @@ public final class InboxTransport implements AutoCloseable
         this.segments = segments;
         this.futex = futex;
         this.own = Inbox.create(segments, ringCapacity, futex);
-        final int rank = segments.rank();
-        this.peers = new Inbox[worldSize];
+        this.rank = segments.rank();
+        this.worldSize = worldSize;
+        this.peers = new Inbox[worldSize + PeerTable.MAX_ENTRIES];
+        this.selfIds = new int[peers.length];
         this.peers[rank] = own;
+    }
+
+    /** Lets this rank address processes of other jobs (ids from the world size up). */
+    public void foreignPeers(final ForeignPeers peers)
+    {
+        this.foreign = peers;
+    }
+
+    /** Processes of other jobs, or null when this rank cannot address any. */
+    public ForeignPeers foreignPeers()
+    {
+        return foreign;
+    }
+
+    /** How many ids per-peer arrays have room for: the world and processes of other jobs. */
+    public int peerCapacity()
+    {
+        return peers.length;
+    }
+
+    /**
+     * The source a frame to {@code dest} carries: this rank's world rank, or for a process of
+     * another job the id that job knows this rank by (set when its inbox was mapped).
+     */
+    public int sourceFor(final int dest)
+    {
+        return dest < worldSize ? rank : selfIds[dest];
+    }
+
+    /**
+     * Unmaps the inbox of {@code id}, a process of another job this rank no longer talks to
+     * (mapped again on the next frame to it).
+     */
+    public void forget(final int id)
+    {
+        if (id >= worldSize && id < peers.length && peers[id] != null)
+        {
+            peers[id].close();
+            peers[id] = null;
+        }
     }
 
     /** This rank's inbox. */
@@ -70,6 +118,10 @@ public final class InboxTransport implements AutoCloseable
         Inbox p = peers[dest];
         if (p == null)
         {
+            if (dest >= worldSize)
+            {
+                return foreignPeer(dest);
+            }
             try
             {
                 p = Inbox.open(segments, dest, futex);
@@ -81,6 +133,29 @@ public final class InboxTransport implements AutoCloseable
             }
             peers[dest] = p;
         }
+        return p;
+    }
+
+    private Inbox foreignPeer(final int dest)
+    {
+        if (foreign == null || dest >= peers.length)
+        {
+            throw new ShmpiException(ErrorClass.ERR_RANK, "no process " + dest + " (the world has " + worldSize + ")");
+        }
+        final ForeignPeers.Peer peer = foreign.resolve(dest);
+        final Inbox p;
+        try
+        {
+            p = Inbox.open(peer.inbox(), peer.rank(), futex);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            throw new ShmpiException(ErrorClass.ERR_OTHER, "cannot map the inbox of rank " + peer.rank() + " of job " +
+                peer.job() + ": " + ex.getMessage(), ex);
+        }
+        p.markForeign();
+        selfIds[dest] = peer.selfId();
+        peers[dest] = p;
         return p;
     }
 

@@ -113,7 +113,7 @@ final class OutboundQueues
         }
         final AtomicBuffer b = ring.buffer();
         b.setMemory(index, HEADER_LENGTH, (byte)0);
-        b.putInt(index + SOURCE_OFFSET, rank);
+        b.putInt(index + SOURCE_OFFSET, transport.sourceFor(peer));
         b.putLong(index + TOKEN_OFFSET, token);
         b.putLong(index + PEER_TOKEN_OFFSET, peerToken);
         // Release inside commit: publishes the frame written above.

@@ -86,8 +86,8 @@ public final class PointToPointEngine implements Transport
         this.progress = context.progress();
         this.completion = progress.completion();
         this.heap = context.heap();
-        this.counters = new TrafficCounters(worldSize);
-        this.outbound = new OutboundQueues(rank, worldSize, transport);
+        this.counters = new TrafficCounters(transport.peerCapacity());
+        this.outbound = new OutboundQueues(rank, transport.peerCapacity(), transport);
         this.eager = new EagerProtocol(rank, transport, tokens, completion, eagerLimit);
         this.rendezvous = new RendezvousProtocol(rank, transport, tokens, completion, outbound, heap,
             context.crossMemory(), context.job());

@@ -51,6 +51,13 @@ public final class RankContext implements AutoCloseable
         try
         {
             this.inboxes = new InboxTransport(segments, job.worldSize(), job.ringCapacity(), futex);
+            final java.nio.file.Path root = JobDirectory.userRoot(settings.shmDir()).toAbsolutePath();
+            final java.nio.file.Path dir = directory.path().toAbsolutePath();
+            if (dir.startsWith(root))
+            {
+                // Jobs of the user on this machine can reach each other (ports, spawn).
+                inboxes.foreignPeers(new ForeignPeers(root, dir, job, rank));
+            }
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -97,6 +104,12 @@ public final class RankContext implements AutoCloseable
     }
 
     /** Ranks in the job. */
+    /** Processes of other jobs this rank can address; null when it can address none (a job over nodes). */
+    public ForeignPeers foreignPeers()
+    {
+        return inboxes.foreignPeers();
+    }
+
     public int worldSize()
     {
         return job.worldSize();

@@ -78,7 +78,7 @@ final class RendezvousProtocol
         this.heap = heap;
         this.crossMemory = crossMemory;
         this.job = job;
-        this.peerPids = new long[job.worldSize()];
+        this.peerPids = new long[transport.peerCapacity()];
     }
 
     void matching(final MatchingEngine matching)
@@ -129,23 +129,26 @@ final class RendezvousProtocol
         // A rank on another node can neither map this node's shared heap nor read this process:
         // it gets the plain RTS and answers CTS, and the data streams through the bridge.
         final boolean stable = s.base == null && s.layout.isContiguous() && !target.isForwarded();
-        final SharedHeap.Segment segment = stable ? heap.find(s.offset, s.length) : null;
+        // Another job's process cannot map this job's heap either (it may read this process).
+        final SharedHeap.Segment segment = stable && !target.isForeign() ?
+            heap.find(s.offset, s.length) : null;
         final AtomicBuffer b = ring.buffer();
         if (segment != null)
         {
-            EagerProtocol.writeHeader(b, index, rank, s, s.offset - segment.address, FLAG_SHARED, s.token, segment.id);
+            EagerProtocol.writeHeader(b, index, transport.sourceFor(s.dest), s, s.offset - segment.address, FLAG_SHARED,
+                s.token, segment.id);
             s.state = SendRequest.WAIT_ACK;
         }
         else if (stable && crossMemory != null)
         {
             // The request keeps the buffer reachable (retained, or fenced by the blocking call)
             // until the ACK or the end of the stream the receiver may ask for instead.
-            EagerProtocol.writeHeader(b, index, rank, s, s.offset, FLAG_CMA, s.token, 0);
+            EagerProtocol.writeHeader(b, index, transport.sourceFor(s.dest), s, s.offset, FLAG_CMA, s.token, 0);
             s.state = SendRequest.WAIT_READ;
         }
         else
         {
-            EagerProtocol.writeHeader(b, index, rank, s, 0, 0, s.token, 0);
+            EagerProtocol.writeHeader(b, index, transport.sourceFor(s.dest), s, 0, 0, s.token, 0);
             s.state = SendRequest.WAIT_CTS;
         }
         tokens.awaitReply(s);
@@ -251,7 +254,8 @@ final class RendezvousProtocol
         if (pid == PID_UNKNOWN)
         {
             // Published before the rank's state STARTED, long before any frame of it can arrive.
-            pid = job.pid(source);
+            pid = source < job.worldSize() ? job.pid(source) :
+                transport.foreignPeers().resolve(source).pid();
             if (pid <= 0)
             {
                 pid = PID_REFUSED;
@@ -306,7 +310,8 @@ final class RendezvousProtocol
                     break;
                 }
                 final AtomicBuffer b = ring.buffer();
-                EagerProtocol.writeHeader(b, index, rank, s, s.sent, 0, s.receiverToken, s.token);
+                EagerProtocol.writeHeader(b, index, transport.sourceFor(s.dest), s, s.sent, 0, s.receiverToken,
+                    s.token);
                 s.layout.pack(s.base, s.offset, s.sent, null, b.addressOffset() + index + HEADER_LENGTH, chunk);
                 // Release inside commit: publishes the header and payload written above.
                 ring.commit(index);

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NamesAcrossJobsIT
 {
     private static final String PROG = "org.shmpi.launcher.progs.NameService";
+    private static final String PORTS_PROG = "org.shmpi.launcher.progs.JobPorts";
 
     private static String[] args(final String mode, final String service, final Path dir)
     {
@@ -81,6 +82,33 @@ class NamesAcrossJobsIT
         final long ms = Long.parseLong(line.split(" ")[3]);
         assertTrue(ms >= 600 && ms < 10_000, line);
         assertTrue(r.out.contains("CONNECTED rank 0") && r.out.contains("CONNECTED rank 1"), r::toString);
+    }
+
+    /**
+     * Two jobs joined through a published port: a server job of 2 ranks accepts, a client job of
+     * 3 connects; traffic both ways over shared memory (a 1 MiB message included), inter-
+     * communicator collectives, merge, disconnect; both end cleanly and leave nothing.
+     */
+    @Test
+    void twoJobsJoinThroughAPublishedPort() throws Exception
+    {
+        final String service = "ports-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final ShmrunHarness.Running server = ShmrunHarness.start("ports-server", List.of(), null,
+            "-np", "2", "-cp", ShmrunHarness.TEST_CLASSES.toString(), PORTS_PROG, "server", service);
+        final ShmrunHarness.Result client = ShmrunHarness.run("ports-client", 90,
+            "-np", "3", "-cp", ShmrunHarness.TEST_CLASSES.toString(), PORTS_PROG, "client", service);
+        final ShmrunHarness.Result srv = server.finish(60);
+        assertEquals(0, client.exit, client::toString);
+        assertEquals(0, srv.exit, srv::toString);
+        for (int r = 0; r < 3; r++)
+        {
+            assertTrue(client.out.contains("OK client " + r + "\n"), client::toString);
+        }
+        for (int r = 0; r < 2; r++)
+        {
+            assertTrue(srv.out.contains("OK server " + r + "\n"), srv::toString);
+        }
+        assertFalse(service(service), "the name is gone");
     }
 
     /** Whether a file for {@code service} is in the names directory. */
