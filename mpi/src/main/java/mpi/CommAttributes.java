@@ -28,9 +28,9 @@ final class CommAttributes
             case MPI.HOST: return MPI.PROC_NULL;
             case MPI.IO: return MPI.ANY_SOURCE;
             case MPI.WTIME_IS_GLOBAL: return 1;
-            case MPI.APPNUM: return 0;
+            case MPI.APPNUM: return Spawns.appnum();
             case MPI.LASTUSEDCODE: return ErrorCodes.lastUsed();
-            case MPI.UNIVERSE_SIZE: return MPI.COMM_WORLD.members.length;
+            case MPI.UNIVERSE_SIZE: return Spawns.universeSize();
             default:
                 try
                 {

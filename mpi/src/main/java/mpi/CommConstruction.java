@@ -386,6 +386,9 @@ final class CommConstruction
                 "a predefined communicator cannot be disconnected: " + comm.getName()));
         }
         Collectives.barrier(comm, BlockedCall.BARRIER);
+        // Processes of another job (a port, a spawn): their inboxes are unmapped, so that a job
+        // that has ended leaves nothing mapped here.
+        MPI.context().forgetForeign(comm.peers);
         free(comm);
     }
 

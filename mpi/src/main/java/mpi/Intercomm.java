@@ -138,13 +138,13 @@ public final class Intercomm extends Comm
 
     /**
      * Java binding of {@code MPI_COMM_GET_PARENT}: the inter-communicator to the processes that
-     * spawned this one. shmpi does not spawn processes yet, so every process was started by
-     * {@code shmrun} and this is a null communicator ({@link #isNull()} true), as MPI specifies
-     * for a process that was not spawned.
+     * spawned this one (made during its {@code MPI.Init}); for a process that was not spawned a
+     * null communicator ({@link #isNull()} true), as MPI specifies.
      */
     public static Intercomm getParent()
     {
         MPI.check();
-        return new Intercomm("MPI_COMM_NULL");
+        final Intercomm p = Spawns.parent();
+        return p != null ? p : new Intercomm("MPI_COMM_NULL");
     }
 }

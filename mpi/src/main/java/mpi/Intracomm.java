@@ -530,6 +530,65 @@ public class Intracomm extends Comm
     }
 
     /**
+     * Java binding of {@code MPI_COMM_SPAWN}, collective over this communicator: starts
+     * {@code maxprocs} processes of {@code command} with arguments {@code argv} (given at
+     * {@code root}), which form a {@code COMM_WORLD} of their own, and returns the
+     * intercommunicator to them. For {@code command} "java" the children get this process's class
+     * path and JVM flags, and {@code argv} begins with the main class. Info keys: {@code wdir}
+     * (working directory), {@code env} ("NAME=value" lines added to the environment),
+     * {@code host} (this machine only); others are ignored. {@code errcodes} (may be null) gets a
+     * code per child; a child that cannot start or exits before it connects is
+     * {@code MPI.ERR_SPAWN}.
+     */
+    public final Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info,
+        final int root, final int[] errcodes)
+    {
+        check();
+        try
+        {
+            return Spawns.spawn(this, java.util.List.of(new Spawns.App(command, argv, maxprocs, info)), root,
+                errcodes);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
+     * Java binding of {@code MPI_COMM_SPAWN_MULTIPLE}: as {@link #spawn} for several commands at
+     * once, whose processes form one {@code COMM_WORLD} in the order of the commands; each
+     * process's {@code MPI.APPNUM} attribute says which command it runs.
+     */
+    public final Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs,
+        final Info[] info, final int root, final int[] errcodes)
+    {
+        check();
+        try
+        {
+            final java.util.List<Spawns.App> apps = new java.util.ArrayList<>();
+            if (getRank() == root)
+            {
+                if (commands == null || maxprocs == null || maxprocs.length < commands.length)
+                {
+                    throw new MPIException(MPI.ERR_ARG, "spawnMultiple: commands and maxprocs must be given, " +
+                        "one count per command");
+                }
+                for (int i = 0; i < commands.length; i++)
+                {
+                    apps.add(new Spawns.App(commands[i], argv == null || argv.length <= i ? null : argv[i],
+                        maxprocs[i], info == null || info.length <= i ? null : info[i]));
+                }
+            }
+            return Spawns.spawn(this, apps, root, errcodes);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw handle(ex);
+        }
+    }
+
+    /**
      * Java binding of {@code MPI_COMM_ACCEPT}, collective over this communicator: waits for a
      * connect to {@code port} (which {@code root} opened; the others may pass null) and returns
      * the intercommunicator with the connecting group as the remote group.

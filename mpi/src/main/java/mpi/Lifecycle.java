@@ -57,6 +57,8 @@ final class Lifecycle
         }
         join(required);
         fillEnvironment(args);
+        // A spawned process: its world connects to the parents' port (collective over the world).
+        Spawns.connectToParent();
         return threadLevel;
     }
 
@@ -153,6 +155,12 @@ final class Lifecycle
             installUncaughtHandler(mainThread);
             initialized = true;
         }
+    }
+
+    /** The job's directory (spawn requests go into it). */
+    static java.nio.file.Path jobDirectory()
+    {
+        return process.directory().path();
     }
 
     /** Fills {@code MPI.INFO_ENV}, once Init has succeeded. */
@@ -326,6 +334,7 @@ final class Lifecycle
             Collectives.barrier(MPI.COMM_WORLD, BlockedCall.FINALIZE);
             Ports.stop(rankContext);
             Names.stop();
+            Spawns.stop();
             finalized = true;
             process.finalized();
             rankContext.close();

@@ -167,6 +167,17 @@ final class Ports
     /** {@code MPI_Comm_accept} on {@code comm} (collective; the port matters at {@code root} only). */
     static Intercomm accept(final Intracomm comm, final String port, final int root)
     {
+        return accept(comm, port, root, null, "accept on " + port);
+    }
+
+    /**
+     * As {@link #accept(Intracomm, String, int)}; at the root, {@code gaveUp} (when not null) ends
+     * the wait for a connector with {@code ERR_SPAWN} on every member (a spawn whose children
+     * could not start).
+     */
+    static Intercomm accept(final Intracomm comm, final String port, final int root,
+        final java.util.function.BooleanSupplier gaveUp, final String what)
+    {
         checkRoot(comm, root);
         int[] fromRoot = null;
         ContextAgreement.Bridge bridge = null;
@@ -183,7 +194,12 @@ final class Ports
             {
                 while (fromRoot == null)
                 {
-                    final int[] request = take(open);
+                    final int[] request = take(open, gaveUp);
+                    if (request == null)
+                    {
+                        fromRoot = new int[] {ErrorClass.ERR_SPAWN};
+                        break;
+                    }
                     final int source = request[0];
                     final int agreementTag = AGREE_TAG_BASE + (NEXT_AGREEMENT.getAndIncrement() & 0xFFFFF);
                     final int[] reply = new int[2 + comm.members.length];
@@ -202,7 +218,7 @@ final class Ports
                 }
             }
         }
-        return finish(comm, root, fromRoot, bridge, "accept on " + port);
+        return finish(comm, root, fromRoot, bridge, what);
     }
 
     /** {@code MPI_Comm_connect} on {@code comm} (collective; the port matters at {@code root} only). */
@@ -331,15 +347,29 @@ final class Ports
         return ic;
     }
 
-    /** Waits for a connect request on {@code port}: {source world rank, request id, port id, reply tag, group...}. */
-    private static int[] take(final Port port)
+    /**
+     * Waits for a connect request on {@code port}: {source world rank, request id, port id, reply
+     * tag, group...}; null when {@code gaveUp} said so first.
+     */
+    private static int[] take(final Port port, final java.util.function.BooleanSupplier gaveUp)
     {
+        final long[] checked = {System.nanoTime()};
         MPI.context().progress().awaitUntil(() ->
         {
             synchronized (port)
             {
-                return !port.waiting.isEmpty();
+                if (!port.waiting.isEmpty())
+                {
+                    return true;
+                }
             }
+            // A file to look at: at most every millisecond.
+            if (gaveUp != null && System.nanoTime() - checked[0] > 1_000_000L)
+            {
+                checked[0] = System.nanoTime();
+                return gaveUp.getAsBoolean();
+            }
+            return false;
         }, BlockedCall.OTHER, null);
         synchronized (port)
         {

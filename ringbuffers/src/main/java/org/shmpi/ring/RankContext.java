@@ -104,6 +104,26 @@ public final class RankContext implements AutoCloseable
     }
 
     /** Ranks in the job. */
+    /**
+     * Unmaps the inboxes of {@code ids} that are processes of other jobs (a disconnect): mapped
+     * again should a frame go to one later.
+     */
+    public void forgetForeign(final int[] ids)
+    {
+        progress.lock();
+        try
+        {
+            for (final int id : ids)
+            {
+                inboxes.forget(id);
+            }
+        }
+        finally
+        {
+            progress.unlock();
+        }
+    }
+
     /** Processes of other jobs this rank can address; null when it can address none (a job over nodes). */
     public ForeignPeers foreignPeers()
     {

@@ -53,6 +53,7 @@ final class Job
 
     private JobDirectory directory;
     private JobFile job;
+    private Spawner spawner;
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
     private volatile int signal;
@@ -94,6 +95,10 @@ final class Job
         try
         {
             job = JobFile.create(directory.jobFile(), options.np, pid, startMillis, config.ringCapacity());
+            final Map<String, String> childEnv = new HashMap<>(System.getenv());
+            childEnv.putAll(options.env);
+            spawner = new Spawner(directory.path(), config, childEnv, outputLock, options.tagOutput, options.keepShm,
+                universeSize(), pumps, this::fail);
             final Thread heartbeat = new Thread(this::heartbeat, "shmrun-heartbeat");
             heartbeat.setDaemon(true);
             heartbeat.start();
@@ -150,6 +155,7 @@ final class Job
         while (!finished)
         {
             job.launcherHeartbeat(System.nanoTime());
+            spawner.heartbeat(System.nanoTime());
             try
             {
                 Thread.sleep(config.heartbeatIntervalMs());
@@ -231,6 +237,9 @@ final class Job
             env.put(RankProcess.JOB_DIR_ENV, directory.path().toString());
             env.put(RankProcess.RANK_ENV, Integer.toString(rank));
             env.put(RankProcess.WORLD_SIZE_ENV, Integer.toString(options.np));
+            // This launcher takes spawn requests; MPI.UNIVERSE_SIZE.
+            env.put("SHMPI_SPAWN", "1");
+            env.put("SHMPI_UNIVERSE_SIZE", Integer.toString(universeSize()));
             if (options.keepShm)
             {
                 // The ranks keep their segment files too, so the kept directory shows them.
@@ -303,6 +312,16 @@ final class Job
         return RankPlacement.decide(options.bindTo, topology, options.np);
     }
 
+    /**
+     * {@code MPI.UNIVERSE_SIZE}: {@code --universe-size}, else the CPUs of the machine (at least
+     * the job's size). Spawning more is allowed (oversubscribed).
+     */
+    private int universeSize()
+    {
+        return options.universeSize > 0 ? options.universeSize :
+            Math.max(options.np, Runtime.getRuntime().availableProcessors());
+    }
+
     /** @return the JVM of the ranks: the launcher's own. */
     static String javaCommand()
     {
@@ -315,8 +334,9 @@ final class Job
         int running = processes.size();
         final long startNs = System.nanoTime();
         final long timeoutNs = options.timeoutSeconds * 1_000_000_000L;
-        while (running > 0)
+        while (running > 0 || spawner.hasRunning())
         {
+            spawner.poll(aborting);
             for (int r = 0; r < processes.size(); r++)
             {
                 if (!exited[r] && !processes.get(r).isAlive())
@@ -359,8 +379,9 @@ final class Job
                         p.destroyForcibly();
                     }
                 }
+                spawner.killAll();
             }
-            if (running > 0)
+            if (running > 0 || spawner.hasRunning())
             {
                 try
                 {
@@ -495,6 +516,7 @@ final class Job
         status = exitStatus;
         reason = message;
         job.tryAbort(kind, rank, exitStatus, message.startsWith("shmrun: ") ? message.substring(8) : message);
+        spawner.abortAll(kind, message.startsWith("shmrun: ") ? message.substring(8) : message);
         killDeadlineNs = System.nanoTime() + config.abortGraceMs() * 1_000_000L;
     }
 
@@ -512,6 +534,10 @@ final class Job
         for (final Process p : processes)
         {
             p.destroyForcibly();
+        }
+        if (spawner != null)
+        {
+            spawner.killAll();
         }
         if (!options.keepShm && directory != null)
         {

@@ -46,6 +46,8 @@ public final class LaunchOptions
     MappingPolicy bindTo;
     boolean reportBindings;
     long timeoutSeconds;
+    /** {@code --universe-size}: MPI.UNIVERSE_SIZE; 0: the machine's CPUs. */
+    int universeSize;
     boolean tagOutput;
     boolean keepShm;
     /** {@code --status JOB}: a job directory, or the pid of its launcher. */
@@ -165,6 +167,14 @@ public final class LaunchOptions
                     if (o.timeoutSeconds < 1)
                     {
                         throw new UsageException("--timeout must be at least 1 second: " + o.timeoutSeconds);
+                    }
+                    break;
+                case "--universe-size":
+                    o.universeSize = parseInt(a, value(a, args, i));
+                    i += hasInlineValue(a) ? 0 : 1;
+                    if (o.universeSize < 1)
+                    {
+                        throw new UsageException("--universe-size must be at least 1: " + o.universeSize);
                     }
                     break;
                 case "--tag-output":

@@ -275,6 +275,7 @@ public final class Shmrun
             "                         only simulated (not pinned) when its CPUs are not here",
             "  --timeout SECONDS      abort the job when it runs longer (exit status 124), after",
             "                         printing the status report (see --status)",
+            "  --universe-size N      MPI.UNIVERSE_SIZE, what programs that spawn may use (default: the CPUs)",
             "  --threads              status reports (--timeout, SIGQUIT) add every rank's thread stacks",
             "  --tag-output           prefix each output line with [1,rank]<stdout>: or <stderr>:",
             "  -x NAME[=VALUE]        pass an environment variable to every rank",
