@@ -137,6 +137,29 @@ public final class Spawning
                 System.out.println("PARENT " + rank + " OK");
                 break;
             }
+            case "no-disconnect":
+            case "child-dies":
+            case "parent-aborts":
+            {
+                final Intercomm ic = MPI.COMM_WORLD.spawn("java", new String[] {SELF, args[0]}, 2, MPI.INFO_NULL, 0,
+                    null);
+                System.out.println("SPAWNED " + rank);
+                System.out.flush();
+                if (args[0].equals("parent-aborts"))
+                {
+                    if (rank == 0)
+                    {
+                        MPI.COMM_WORLD.abort(5);
+                    }
+                    ic.recv(new int[1], 1, MPI.INT, 0, 9);
+                }
+                // child-dies: child 0 never sends; no-disconnect: it does.
+                final int[] v = new int[1];
+                ic.recv(v, 1, MPI.INT, rank % 2, 9);
+                check(v[0] == 9, "got " + v[0]);
+                System.out.println("PARENT " + rank + " OK");
+                break;
+            }
             case "loop":
                 loop(Integer.parseInt(args[1]));
                 break;
@@ -189,6 +212,28 @@ public final class Spawning
                 parent.disconnect();
                 break;
             }
+            case "no-disconnect":
+            case "parent-aborts":
+                for (int p = rank; p < parent.getRemoteSize(); p += size)
+                {
+                    if (args[0].equals("parent-aborts"))
+                    {
+                        // Waits for a message that never comes: the job's end must end it.
+                        parent.recv(new int[1], 1, MPI.INT, 0, 9);
+                    }
+                    parent.send(new int[] {9}, 1, MPI.INT, p, 9);
+                }
+                System.out.println("CHILD " + rank + " OK");
+                break;
+            case "child-dies":
+                if (rank == 0)
+                {
+                    System.out.println("CHILD 0 EXITS");
+                    System.out.flush();
+                    System.exit(7);
+                }
+                parent.send(new int[] {9}, 1, MPI.INT, 1, 9);
+                break;
             case "loop":
             {
                 final Intracomm merged = parent.merge(true);
@@ -245,9 +290,33 @@ public final class Spawning
         }
     }
 
-    /** Descriptors, threads and shared-memory mappings of this process, files in the job directory. */
+    /**
+     * Descriptors, threads and shared-memory mappings of this process, files in the job directory
+     * once the launcher has removed the directories of children that have ended (at most 10 s).
+     */
     private static String holdings() throws IOException
     {
+        final Path jobDir = Path.of(System.getenv("SHMPI_JOB_DIR"));
+        final long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline)
+        {
+            try (Stream<Path> s = Files.list(jobDir))
+            {
+                if (s.noneMatch(f -> f.getFileName().toString().startsWith("spawn-")))
+                {
+                    break;
+                }
+            }
+            try
+            {
+                Thread.sleep(10);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         final long fds;
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd")))
         {
@@ -256,7 +325,7 @@ public final class Spawning
         final long maps = Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains("/dev/shm"))
             .count();
         final long files;
-        try (Stream<Path> s = Files.walk(Path.of(System.getenv("SHMPI_JOB_DIR"))))
+        try (Stream<Path> s = Files.walk(jobDir))
         {
             files = s.count();
         }
