@@ -388,6 +388,7 @@ final class CommConstruction
         Collectives.barrier(comm, BlockedCall.BARRIER);
         // Processes of another job (a port, a spawn): their inboxes are unmapped, so that a job
         // that has ended leaves nothing mapped here.
+        Connections.remove(comm.peers);
         MPI.context().forgetForeign(comm.peers);
         free(comm);
     }

@@ -147,6 +147,7 @@ final class Lifecycle
                 rankContext.foreignPeers() != null ? rankContext.foreignPeers().jobKey() :
                 p.directory().path().getFileName().toString());
             Names.start(rankContext.settings().shmDir());
+            p.alsoWatch(Connections::check);
             CONTEXT_NAMES.clear();
             nameContexts(MPI.COMM_WORLD, "MPI_COMM_WORLD");
             nameContexts(MPI.COMM_SELF, "MPI_COMM_SELF");
@@ -335,6 +336,8 @@ final class Lifecycle
             Ports.stop(rankContext);
             Names.stop();
             Spawns.stop();
+            process.alsoWatch(null);
+            Connections.stop();
             finalized = true;
             process.finalized();
             rankContext.close();

@@ -342,6 +342,7 @@ final class Ports
             ContextAgreement.BLOCKING, bridge, BlockedCall.BARRIER);
         final Intercomm ic = new Intercomm("");
         ic.bindInter(comm.members, comm.myRank, remote, ids[0], ids[1]);
+        Connections.add(remote);
         ic.errhandler = comm.errhandler;
         MPI.nameContexts(ic, "intercomm of " + comm.getName() + " through a port");
         return ic;

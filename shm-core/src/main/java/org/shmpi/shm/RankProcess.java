@@ -197,6 +197,8 @@ public final class RankProcess implements AutoCloseable
         watchdog.start();
     }
 
+    private volatile java.util.function.Supplier<String> alsoWatch;
+
     private void watch()
     {
         final long intervalMs = config.heartbeatIntervalMs();
@@ -212,6 +214,13 @@ public final class RankProcess implements AutoCloseable
             if (job.isAborted())
             {
                 onJobAborted();
+            }
+            final java.util.function.Supplier<String> extra = alsoWatch;
+            final String failed = extra == null ? null : extra.get();
+            if (failed != null && watchdogRunning)
+            {
+                System.err.println("shmpi: rank " + rank + ": " + failed);
+                abortJob(AbortKind.RANK_FAILED, ABORTED_EXIT_CODE, "rank " + rank + ": " + failed);
             }
             final int request = job.statusRequest();
             if (request != statusAnswered)
@@ -247,6 +256,15 @@ public final class RankProcess implements AutoCloseable
                 return;
             }
         }
+    }
+
+    /**
+     * A further check of the watchdog, every heartbeat interval: a reason when the job must end
+     * (e.g. a process of another job this rank is connected to died), else null.
+     */
+    public void alsoWatch(final java.util.function.Supplier<String> check)
+    {
+        alsoWatch = check;
     }
 
     /** The runtime that describes this rank's engines in status files (MPI sets it in Init). */

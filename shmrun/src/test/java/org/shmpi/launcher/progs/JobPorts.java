@@ -13,7 +13,9 @@ import mpi.MPIException;
  * rank 0 (until it is there) and connects on COMM_WORLD. Both then check traffic on the
  * intercommunicator (point-to-point both ways, a 1 MiB message from root to root, a bcast from
  * the server's root, an allReduce), merge it (server first), check an allReduce and a barrier on
- * the merged communicator, disconnect, and print {@code OK <role> <rank>}.
+ * the merged communicator, disconnect, and print {@code OK <role> <rank>}. {@code server-waits}
+ * and {@code client-dies}: after the connection the client's rank 0 ends without Finalize while
+ * every other process waits for a message from the other side.
  */
 public final class JobPorts
 {
@@ -25,7 +27,7 @@ public final class JobPorts
     {
         MPI.Init(args);
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
-        final boolean server = args[0].equals("server");
+        final boolean server = args[0].startsWith("server");
         final String service = args[1];
         final int rank = MPI.COMM_WORLD.getRank();
         final int size = MPI.COMM_WORLD.getSize();
@@ -44,6 +46,23 @@ public final class JobPorts
             }
         }
         final Intercomm ic = server ? MPI.COMM_WORLD.accept(port, 0) : MPI.COMM_WORLD.connect(port, 0);
+        if (args[0].equals("client-dies"))
+        {
+            // The client's rank 0 ends without Finalize; its job ends; the server must not wait forever.
+            System.out.println("CONNECTED " + rank);
+            System.out.flush();
+            if (rank == 0)
+            {
+                Runtime.getRuntime().halt(9);
+            }
+            ic.recv(new int[1], 1, MPI.INT, 0, 99);
+        }
+        if (args[0].equals("server-waits"))
+        {
+            System.out.println("ACCEPTED " + rank);
+            System.out.flush();
+            ic.recv(new int[1], 1, MPI.INT, 0, 99);
+        }
         final int remote = ic.getRemoteSize();
         // Point-to-point both ways: rank i of each side to rank i % remote of the other.
         final int mine = (server ? 100 : 200) + rank;
