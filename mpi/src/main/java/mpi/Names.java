@@ -11,7 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.shmpi.shm.ErrorClass;
@@ -30,8 +30,12 @@ import org.shmpi.shm.Processes;
  */
 final class Names
 {
-    /** Services this process published and has not unpublished: removed at Finalize. */
-    private static final Set<Path> MINE = ConcurrentHashMap.newKeySet();
+    /**
+     * Services this process published and has not unpublished (removed at Finalize), with who
+     * asked: {@link #HERE} for this process, else the world rank on another node it serves.
+     */
+    private static final Map<Path, Integer> MINE = new ConcurrentHashMap<>();
+    static final int HERE = -1;
     private static volatile Path directory;
 
     private Names()
@@ -47,7 +51,7 @@ final class Names
     /** Removes what this process published (Finalize). */
     static void stop()
     {
-        for (final Path p : MINE)
+        for (final Path p : MINE.keySet())
         {
             try
             {
@@ -74,9 +78,47 @@ final class Names
         }
     }
 
+    /**
+     * Whether this rank's names are served by world rank 0 (a job over several nodes, this rank
+     * on another node than rank 0): the names of a job are those of its first node's machine.
+     */
+    private static boolean served()
+    {
+        final org.shmpi.shm.JobFile job = MPI.context().job();
+        return !job.singleNode() && job.node(MPI.COMM_WORLD.myRank) != job.node(0);
+    }
+
     static void publish(final String service, final String port)
     {
         checkService(service);
+        if (served())
+        {
+            Ports.askNames(Ports.KIND_PUBLISH, service, port);
+            return;
+        }
+        publish(service, port, HERE);
+    }
+
+    static void unpublish(final String service, final String port)
+    {
+        checkService(service);
+        if (served())
+        {
+            Ports.askNames(Ports.KIND_UNPUBLISH, service, port);
+            return;
+        }
+        unpublish(service, port, HERE);
+    }
+
+    static String lookup(final String service)
+    {
+        checkService(service);
+        return served() ? Ports.askNames(Ports.KIND_LOOKUP, service, "") : lookupHere(service);
+    }
+
+    /** Publishes for {@code owner} ({@link #HERE}, or the rank on another node this process serves). */
+    static void publish(final String service, final String port, final int owner)
+    {
         if (port == null || port.isEmpty() || port.indexOf('\n') >= 0)
         {
             throw new MPIException(ErrorClass.ERR_PORT, "publishName: not a port name: " + port);
@@ -95,7 +137,7 @@ final class Names
                     try
                     {
                         Files.createLink(file, tmp);
-                        MINE.add(file);
+                        MINE.put(file, owner);
                         return;
                     }
                     catch (final FileAlreadyExistsException ex)
@@ -149,16 +191,15 @@ final class Names
         }
     }
 
-    static void unpublish(final String service, final String port)
+    static void unpublish(final String service, final String port, final int owner)
     {
-        checkService(service);
         final Path file = file(service);
         final String[] held = read(file);
         if (held == null || !held[0].equals(service) || !alive(held))
         {
             throw new MPIException(ErrorClass.ERR_SERVICE, "unpublishName: '" + service + "' is not published");
         }
-        if (!held[1].equals(port) || !MINE.contains(file))
+        if (!held[1].equals(port) || !Integer.valueOf(owner).equals(MINE.get(file)))
         {
             throw new MPIException(ErrorClass.ERR_SERVICE, "unpublishName: '" + service + "' is published by " +
                 "another process or for another port (" + held[1] + ")");
@@ -175,9 +216,8 @@ final class Names
         MINE.remove(file);
     }
 
-    static String lookup(final String service)
+    static String lookupHere(final String service)
     {
-        checkService(service);
         final Path file = file(service);
         final String[] held = read(file);
         if (held != null && held[0].equals(service) && !alive(held))

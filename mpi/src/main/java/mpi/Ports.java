@@ -41,6 +41,12 @@ final class Ports
     private static final int KIND_CONNECT = 1;
     private static final int KIND_CONFIRM = 2;
     private static final int KIND_CANCEL = 3;
+    /** Name requests of ranks on other nodes, served by world rank 0: kind, reply tag, service length, chars. */
+    static final int KIND_PUBLISH = 4;
+    static final int KIND_UNPUBLISH = 5;
+    static final int KIND_LOOKUP = 6;
+    /** Longest service name plus port a name request carries. */
+    private static final int NAME_CHARS_MAX = 1024;
     /** Reply tags: one per request of a process, so a late answer never meets a later request. */
     private static final int REPLY_TAG_BASE = 1 << 20;
     /** Agreement tags: one per accepted connection of a process. */
@@ -316,6 +322,63 @@ final class Ports
         return finish(comm, root, fromRoot, bridge, "connect to " + port + why);
     }
 
+    /**
+     * A name operation done for this rank by world rank 0 (a rank on another node than rank 0's):
+     * the port for a lookup, "" otherwise; rank 0's error as an {@link MPIException} of its class.
+     * Rank 0 answers while it is inside an MPI call; this rank waits at most
+     * {@code shmpi.connect.timeout.ms}.
+     */
+    static String askNames(final int kind, final String service, final String port)
+    {
+        if (service.length() + port.length() > NAME_CHARS_MAX)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "a service name and port of more than " + NAME_CHARS_MAX +
+                " characters together, on a node other than the first");
+        }
+        final RankContext ctx = MPI.context();
+        final int requestId = NEXT_REQUEST.getAndIncrement();
+        final int replyTag = REPLY_TAG_BASE + (requestId & 0xFFFFF);
+        final byte[] in = new byte[4 * (1 + NAME_CHARS_MAX + 256)];
+        final RecvRequest reply = ctx.transport().irecv(context, 0, replyTag, in, BYTES, in.length);
+        final int[] request = new int[3 + service.length() + port.length()];
+        request[0] = kind;
+        request[1] = replyTag;
+        request[2] = service.length();
+        for (int i = 0; i < service.length(); i++)
+        {
+            request[3 + i] = service.charAt(i);
+        }
+        for (int i = 0; i < port.length(); i++)
+        {
+            request[3 + service.length() + i] = port.charAt(i);
+        }
+        sendInts(0, TAG_REQUEST, request);
+        final long deadline = System.nanoTime() + ctx.settings().connectTimeoutMs() * 1_000_000L;
+        ctx.progress().awaitUntil(() -> reply.isComplete() || System.nanoTime() - deadline > 0, BlockedCall.OTHER,
+            null);
+        if (!reply.isComplete() && ctx.transport().cancel(reply))
+        {
+            throw new MPIException(kind == KIND_LOOKUP ? ErrorClass.ERR_NAME : ErrorClass.ERR_SERVICE,
+                "the name service (world rank 0) did not answer within shmpi.connect.timeout.ms");
+        }
+        if (!reply.isComplete())
+        {
+            ctx.progress().await(reply);
+        }
+        final int n = (int)(reply.storedLength() / 4);
+        final StringBuilder text = new StringBuilder();
+        for (int i = 1; i < n; i++)
+        {
+            text.append((char)UnsafeApi.getInt(in, BYTES + 4L * i));
+        }
+        final int status = UnsafeApi.getInt(in, BYTES);
+        if (status != 0)
+        {
+            throw new MPIException(status, text + " (served by world rank 0)");
+        }
+        return text.toString();
+    }
+
     private static void checkRoot(final Intracomm comm, final int root)
     {
         if (root < 0 || root >= comm.members.length)
@@ -455,6 +518,49 @@ final class Ports
                     {
                         port.waiting.add(request);
                     }
+                    return;
+                }
+                case KIND_PUBLISH:
+                case KIND_UNPUBLISH:
+                case KIND_LOOKUP:
+                {
+                    final int length = message[2];
+                    final StringBuilder service = new StringBuilder();
+                    final StringBuilder port = new StringBuilder();
+                    for (int i = 3; i < message.length; i++)
+                    {
+                        (i < 3 + length ? service : port).append((char)message[i]);
+                    }
+                    int status = 0;
+                    String text = "";
+                    try
+                    {
+                        if (message[0] == KIND_PUBLISH)
+                        {
+                            Names.publish(service.toString(), port.toString(), source);
+                        }
+                        else if (message[0] == KIND_UNPUBLISH)
+                        {
+                            Names.unpublish(service.toString(), port.toString(), source);
+                        }
+                        else
+                        {
+                            text = Names.lookupHere(service.toString());
+                        }
+                    }
+                    catch (final MPIException ex)
+                    {
+                        status = ex.getErrorClass();
+                        text = ex.getMessage();
+                    }
+                    final byte[] out = new byte[4 * (1 + Math.min(text.length(), NAME_CHARS_MAX + 255))];
+                    UnsafeApi.putInt(out, BYTES, status);
+                    for (int i = 0; i < out.length / 4 - 1; i++)
+                    {
+                        UnsafeApi.putInt(out, BYTES + 4L * (i + 1), text.charAt(i));
+                    }
+                    ctx.transport().isend(context, source, message[1], out, BYTES, out.length,
+                        SendRequest.MODE_STANDARD);
                     return;
                 }
                 case KIND_CONFIRM:

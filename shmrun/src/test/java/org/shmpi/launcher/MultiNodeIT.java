@@ -115,7 +115,7 @@ class MultiNodeIT
         try (NodeLaunch job = new NodeLaunch("ports", 4, 2))
         {
             final NodeLaunch.Outcome o = job.start(NodeLaunch.Style.SHMPI, null,
-                "org.shmpi.launcher.progs.MultiNode", "ports").finish(120);
+                "org.shmpi.launcher.progs.MultiNode", "ports", Long.toString(System.nanoTime())).finish(120);
             assertArrayEquals(ZEROS4, o.exitCodes(), o::toString);
             for (int r = 0; r < 4; r++)
             {

@@ -128,18 +128,67 @@ public final class MultiNode
         {
             // Halves on both nodes (even and odd world ranks) joined through a port.
             final Intracomm half = world.split(rank % 2, rank);
-            final char[] name = new char[MPI.MAX_PORT_NAME];
-            final int[] len = new int[1];
+            // The port travels through the name service: published on the last node, looked up
+            // by every rank (on the first node from the files, on the others through rank 0).
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            final String service = "multinode-ports-" + args[1];
             String port = null;
             if (rank == 0)
             {
                 port = Intracomm.openPort();
+            }
+            final char[] name = new char[MPI.MAX_PORT_NAME];
+            final int[] len = {port == null ? 0 : port.length()};
+            if (port != null)
+            {
                 port.getChars(0, port.length(), name, 0);
-                len[0] = port.length();
             }
             world.bcast(len, 1, MPI.INT, 0);
             world.bcast(name, len[0], MPI.CHAR, 0);
-            final String known = new String(name, 0, len[0]);
+            if (rank == size - 1)
+            {
+                Intracomm.publishName(service, new String(name, 0, len[0]));
+                try
+                {
+                    Intracomm.publishName(service, "another");
+                    throw new AssertionError("published twice");
+                }
+                catch (final mpi.MPIException ex)
+                {
+                    check(ex.getErrorClass() == MPI.ERR_SERVICE, "second publish: " + ex);
+                }
+            }
+            world.barrier();
+            final String known = Intracomm.lookupName(service);
+            check(known.equals(new String(name, 0, len[0])), "looked up " + known);
+            world.barrier();
+            if (rank == 0)
+            {
+                try
+                {
+                    Intracomm.unpublishName(service, known);
+                    throw new AssertionError("unpublished another rank's name");
+                }
+                catch (final mpi.MPIException ex)
+                {
+                    check(ex.getErrorClass() == MPI.ERR_SERVICE, "unpublish by another: " + ex);
+                }
+            }
+            world.barrier();
+            if (rank == size - 1)
+            {
+                Intracomm.unpublishName(service, known);
+            }
+            world.barrier();
+            try
+            {
+                Intracomm.lookupName(service);
+                throw new AssertionError("found an unpublished name");
+            }
+            catch (final mpi.MPIException ex)
+            {
+                check(ex.getErrorClass() == MPI.ERR_NAME, "lookup after unpublish: " + ex);
+            }
             final mpi.Intercomm ic = rank % 2 == 0 ? half.accept(known, 0) : half.connect(known, 0);
             final int[] sum = new int[1];
             ic.allReduce(new int[] {rank}, sum, 1, MPI.INT, MPI.SUM);
