@@ -390,6 +390,11 @@ final class CommConstruction
         // that has ended leaves nothing mapped here.
         Connections.remove(comm.peers);
         MPI.context().forgetForeign(comm.peers);
+        if (comm instanceof Intercomm && ((Intercomm)comm).gateway != null)
+        {
+            ((Intercomm)comm).gateway.close();
+            ((Intercomm)comm).gateway = null;
+        }
         free(comm);
     }
 

@@ -87,14 +87,20 @@ final class Connections
         for (final Map.Entry<Integer, Watched> e : PEERS.entrySet())
         {
             final Watched w = e.getValue();
-            if (Processes.isAlive(w.pid(), w.start()))
+            final JobFile jf = JOBS.get(w.job());
+            final int state = jf == null ? RankState.NONE : jf.state(w.rank());
+            // FAILED: a process on another machine whose connection broke (its gateway says so).
+            if (state != RankState.FAILED && Processes.isAlive(w.pid(), w.start()))
             {
                 continue;
             }
-            final JobFile jf = JOBS.get(w.job());
-            final int state = jf == null ? RankState.NONE : jf.state(w.rank());
             if (state != RankState.FINALIZED && PEERS.containsKey(e.getKey()))
             {
+                if (JobGateway.isMirror(w.job()))
+                {
+                    return "rank " + w.rank() + " of the job on another machine connected through " + w.job() +
+                        ", connected to this one, ended without MPI_Finalize (the connection broke)";
+                }
                 return "rank " + w.rank() + " of job " + w.job() + " (pid " + w.pid() + "), connected to this one, " +
                     "ended without MPI_Finalize" + (jf != null && jf.isAborted() ? " (its job: " + jf.abortReason() +
                     ")" : "");

@@ -11,6 +11,9 @@ import org.shmpi.shm.BlockedCall;
  */
 public final class Intercomm extends Comm
 {
+    /** At the root of a connection to a job on another machine: the gateway, closed at disconnect. */
+    JobGateway gateway;
+
     Intercomm(final String name)
     {
         super(name);

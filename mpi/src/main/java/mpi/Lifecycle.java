@@ -333,6 +333,7 @@ final class Lifecycle
             MPI.COMM_SELF.deleteAllAttributes();
             awaitUnbufferedSends();
             Collectives.barrier(MPI.COMM_WORLD, BlockedCall.FINALIZE);
+            JobGateway.stopAll();
             Ports.stop(rankContext);
             Names.stop();
             Spawns.stop();

@@ -103,7 +103,10 @@ final class Ports
     {
         final int id = NEXT_PORT.getAndIncrement();
         OPEN.put(id, new Port());
-        return PREFIX + job + ":" + MPI.COMM_WORLD.myRank + ":" + id;
+        // Where jobs on other machines reach this process (jobs on one machine only: a job over
+        // several nodes offers its ports to its own ranks).
+        final String offer = MPI.context().foreignPeers() != null ? JobGateway.offer() : null;
+        return PREFIX + job + ":" + MPI.COMM_WORLD.myRank + ":" + id + (offer != null ? ":" + offer : "");
     }
 
     static void close(final String name)
@@ -115,8 +118,8 @@ final class Ports
         }
     }
 
-    /** A port name taken apart: the job, the owner's rank in it, the port's number. */
-    private record Name(String job, int rank, int id)
+    /** A port name taken apart: the job, the owner's rank in it, the port's number, and where its owner listens. */
+    private record Name(String job, int rank, int id, String host, int tcpPort, String token)
     {
     }
 
@@ -128,13 +131,15 @@ final class Ports
             return null;
         }
         final String[] parts = name.substring(PREFIX.length()).split(":");
-        if (parts.length != 3 || parts[0].isEmpty())
+        if (parts.length != 3 && parts.length != 6 || parts[0].isEmpty())
         {
             return null;
         }
         try
         {
-            return new Name(parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
+            return parts.length == 3 ? new Name(parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
+                null, 0, null) : new Name(parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]), parts[3],
+                Integer.parseInt(parts[4]), parts[5]);
         }
         catch (final NumberFormatException ex)
         {
@@ -152,11 +157,36 @@ final class Ports
         {
             return members.clone();
         }
+        if (JobGateway.isMirror(target))
+        {
+            // A job on another machine numbers this job's ranks by their world ranks.
+            for (final int m : members)
+            {
+                if (m >= MPI.context().worldSize())
+                {
+                    throw new MPIException(ErrorClass.ERR_PORT, "only ranks of this job can connect to a job on " +
+                        "another machine");
+                }
+            }
+            return members.clone();
+        }
         final ForeignPeers fp = MPI.context().foreignPeers();
         final int[] ids = new int[members.length];
         for (int i = 0; i < members.length; i++)
         {
             ids[i] = fp.idIn(target, fp.describe(members[i]));
+        }
+        return ids;
+    }
+
+    /** The ids of ranks {@code ranks} of the job on another machine behind {@code mirror}. */
+    private static int[] fromMirror(final String mirror, final int[] ranks, final int offset)
+    {
+        final JobGateway g = JobGateway.of(mirror);
+        final int[] ids = ranks.clone();
+        for (int i = offset; i < ids.length; i++)
+        {
+            ids[i] = g.idOf(ranks[i]);
         }
         return ids;
     }
@@ -187,6 +217,7 @@ final class Ports
         checkRoot(comm, root);
         int[] fromRoot = null;
         ContextAgreement.Bridge bridge = null;
+        JobGateway gateway = null;
         if (comm.myRank == root)
         {
             final Name p = parse(port);
@@ -219,12 +250,18 @@ final class Ports
                     {
                         fromRoot = new int[request.length - 4];
                         System.arraycopy(request, 5, fromRoot, 1, request.length - 5);
+                        final String from = jobOf(source);
+                        if (JobGateway.isMirror(from))
+                        {
+                            fromRoot = fromMirror(from, fromRoot, 1);
+                            gateway = JobGateway.of(from);
+                        }
                         bridge = new ContextAgreement.Bridge(context, source, agreementTag);
                     }
                 }
             }
         }
-        return finish(comm, root, fromRoot, bridge, what);
+        return finish(comm, root, fromRoot, bridge, what, gateway);
     }
 
     /** {@code MPI_Comm_connect} on {@code comm} (collective; the port matters at {@code root} only). */
@@ -233,6 +270,7 @@ final class Ports
         checkRoot(comm, root);
         int[] fromRoot = null;
         ContextAgreement.Bridge bridge = null;
+        JobGateway gateway = null;
         String why = "";
         if (comm.myRank == root)
         {
@@ -251,6 +289,26 @@ final class Ports
             else if (fp == null)
             {
                 why = ": a port of another job (a job over several nodes reaches only its own ports)";
+            }
+            else if (!java.nio.file.Files.isDirectory(fp.jobDirectory(p.job())) && p.host() != null)
+            {
+                // A job on another machine: through a gateway to the port owner's process.
+                if (!MPI.context().job().singleNode())
+                {
+                    why = ": a job over several nodes cannot connect to a job on another machine";
+                }
+                else
+                {
+                    try
+                    {
+                        gateway = JobGateway.connect(p.host(), p.tcpPort(), p.token());
+                        owner = gateway.idOf(p.rank());
+                    }
+                    catch (final MPIException ex)
+                    {
+                        why = ": " + ex.getMessage();
+                    }
+                }
             }
             else
             {
@@ -281,7 +339,8 @@ final class Ports
                 request[3] = replyTag;
                 request[4] = comm.members.length;
                 // The connectors as the owner's job numbers them.
-                System.arraycopy(idsIn(p.job(), comm.members), 0, request, 5, comm.members.length);
+                System.arraycopy(idsIn(gateway != null ? gateway.mirrorKey() : p.job(), comm.members), 0, request, 5,
+                    comm.members.length);
                 sendInts(owner, TAG_REQUEST, request);
                 final long deadline = System.nanoTime() + ctx.settings().connectTimeoutMs() * 1_000_000L;
                 ctx.progress().awaitUntil(() -> reply.isComplete() || System.nanoTime() - deadline > 0,
@@ -314,12 +373,21 @@ final class Ports
                         {
                             fromRoot[i - 1] = UnsafeApi.getInt(in, BYTES + 4L * i);
                         }
+                        if (gateway != null)
+                        {
+                            fromRoot = fromMirror(gateway.mirrorKey(), fromRoot, 1);
+                        }
                         bridge = new ContextAgreement.Bridge(context, owner, UnsafeApi.getInt(in, BYTES + 4));
                     }
                 }
             }
         }
-        return finish(comm, root, fromRoot, bridge, "connect to " + port + why);
+        if (gateway != null && (fromRoot == null || fromRoot[0] != 0))
+        {
+            gateway.close();
+            gateway = null;
+        }
+        return finish(comm, root, fromRoot, bridge, "connect to " + port + why, gateway);
     }
 
     /**
@@ -393,7 +461,7 @@ final class Ports
      * ranks...]} or {@code [error class]}) to all, then the context agreement across the roots.
      */
     private static Intercomm finish(final Intracomm comm, final int root, final int[] fromRoot,
-        final ContextAgreement.Bridge bridge, final String what)
+        final ContextAgreement.Bridge bridge, final String what, final JobGateway gateway)
     {
         final int[] outcome = CommConstruction.bcastInts(comm, fromRoot, root, BlockedCall.BARRIER);
         if (outcome[0] != 0)
@@ -405,6 +473,7 @@ final class Ports
             ContextAgreement.BLOCKING, bridge, BlockedCall.BARRIER);
         final Intercomm ic = new Intercomm("");
         ic.bindInter(comm.members, comm.myRank, remote, ids[0], ids[1]);
+        ic.gateway = gateway;
         Connections.add(remote);
         ic.errhandler = comm.errhandler;
         MPI.nameContexts(ic, "intercomm of " + comm.getName() + " through a port");

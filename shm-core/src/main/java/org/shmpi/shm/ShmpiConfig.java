@@ -192,6 +192,12 @@ public final class ShmpiConfig
     }
 
     /** How long a connect waits for an accept ({@code shmpi.connect.timeout.ms}). */
+    /** {@code shmpi.port.address}: what a port's name offers to other machines ("" : chosen). */
+    public String portAddress()
+    {
+        return text(SettingsRegistry.PORT_ADDRESS);
+    }
+
     public long connectTimeoutMs()
     {
         return connectTimeoutMs;

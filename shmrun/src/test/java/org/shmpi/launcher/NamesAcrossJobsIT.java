@@ -153,6 +153,62 @@ class NamesAcrossJobsIT
         }
     }
 
+    /**
+     * Two jobs on two "machines" (each its own shared-memory directory, so neither sees the
+     * other's files): the port's name carries its owner's address (loopback here), the connect
+     * goes through a TCP gateway between the two roots; the same traffic as between two jobs on
+     * one machine; then a client that dies ends the server job, whose ranks wait on it.
+     */
+    @Test
+    void twoJobsOnTwoMachinesJoinThroughAPort(@TempDir final Path dir) throws Exception
+    {
+        final Path a = Path.of("/dev/shm/shmpi-it-" + ProcessHandle.current().pid() + "-a");
+        final Path b = Path.of("/dev/shm/shmpi-it-" + ProcessHandle.current().pid() + "-b");
+        Files.createDirectories(a);
+        Files.createDirectories(b);
+        try
+        {
+            for (final String[] modes : new String[][] {{"server", "client"}, {"server-waits", "client-dies"}})
+            {
+                final String file = "file:" + dir.resolve(modes[0] + ".port");
+                final ShmrunHarness.Running server = ShmrunHarness.start("machines-" + modes[0],
+                    List.of("env", "SHMPI_SHM_DIR=" + a), null, "--mca", "port.address", "127.0.0.1", "-np", "2",
+                    "-cp", ShmrunHarness.TEST_CLASSES.toString(), PORTS_PROG, modes[0], file);
+                final ShmrunHarness.Result client = ShmrunHarness.start("machines-" + modes[1],
+                    List.of("env", "SHMPI_SHM_DIR=" + b), null, "-np", "3", "-cp",
+                    ShmrunHarness.TEST_CLASSES.toString(), PORTS_PROG, modes[1], file).finish(90);
+                final ShmrunHarness.Result srv = server.finish(60);
+                assertTrue(srv.out.contains(":127.0.0.1:"), srv::toString);
+                if (modes[0].equals("server"))
+                {
+                    assertEquals(0, client.exit, client::toString);
+                    assertEquals(0, srv.exit, srv::toString);
+                    for (int r = 0; r < 3; r++)
+                    {
+                        assertTrue(client.out.contains("OK client " + r + "\n"), client::toString);
+                    }
+                }
+                else
+                {
+                    assertTrue(client.exit != 0 && srv.exit != 0, () -> client + "\n" + srv);
+                    assertTrue(srv.err.contains("of the job on another machine connected through"), srv::toString);
+                }
+                for (final Path root : new Path[] {a, b})
+                {
+                    assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(root.resolve(
+                        ShmrunHarness.USER_ROOT.getFileName()), srv.pid), "server job left " + root);
+                    assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(root.resolve(
+                        ShmrunHarness.USER_ROOT.getFileName()), client.pid), "client job left " + root);
+                }
+            }
+        }
+        finally
+        {
+            ShmrunHarness.deleteTree(a);
+            ShmrunHarness.deleteTree(b);
+        }
+    }
+
     /** Whether a file for {@code service} is in the names directory. */
     private static boolean service(final String service) throws Exception
     {

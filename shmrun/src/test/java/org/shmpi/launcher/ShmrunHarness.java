@@ -253,6 +253,22 @@ final class ShmrunHarness
         return found;
     }
 
+    /** Removes {@code dir} and everything in it, if it exists. */
+    static void deleteTree(final Path dir) throws IOException
+    {
+        if (!Files.exists(dir))
+        {
+            return;
+        }
+        try (var walk = Files.walk(dir))
+        {
+            for (final Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
     static boolean isRunning(final long pid)
     {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) &&

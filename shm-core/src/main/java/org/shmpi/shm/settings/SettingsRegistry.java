@@ -46,6 +46,9 @@ public final class SettingsRegistry
     public static final Setting CONNECT_TIMEOUT_MS = add(Setting.number("shmpi.connect.timeout.ms", JOB, 60_000, 1,
         Long.MAX_VALUE, "How long Intracomm.connect waits for the port's owner to accept before MPI.ERR_PORT (a closed "
         + "or unknown port fails at once)."));
+    public static final Setting PORT_ADDRESS = add(Setting.text("shmpi.port.address", JOB, "",
+        "The address a port's name offers to jobs on other machines (its owner listens there once it opens a "
+        + "port); empty: the first non-loopback IPv4 address of the machine, else 127.0.0.1."));
     public static final Setting BRIDGE_INLINE = add(Setting.bool("shmpi.bridge.inline", JOB, false,
         "Across nodes: the rank that runs a node's bridge writes and reads the node's sockets in its own thread "
         + "while in MPI calls (half the small-message latency; less small-message bandwidth with few CPUs)."));

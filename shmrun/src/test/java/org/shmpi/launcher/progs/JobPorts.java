@@ -34,15 +34,25 @@ public final class JobPorts
         String port = null;
         if (rank == 0)
         {
+            final boolean byFile = service.startsWith("file:");
             if (server)
             {
                 port = Intracomm.openPort();
-                Intracomm.publishName(service, port);
+                if (byFile)
+                {
+                    final java.nio.file.Path f = java.nio.file.Path.of(service.substring(5));
+                    java.nio.file.Files.writeString(f.resolveSibling(f.getFileName() + ".tmp"), port);
+                    java.nio.file.Files.move(f.resolveSibling(f.getFileName() + ".tmp"), f);
+                }
+                else
+                {
+                    Intracomm.publishName(service, port);
+                }
                 System.out.println("PUBLISHED " + port);
             }
             else
             {
-                port = lookUp(service);
+                port = byFile ? readPort(java.nio.file.Path.of(service.substring(5))) : lookUp(service);
             }
         }
         final Intercomm ic = server ? MPI.COMM_WORLD.accept(port, 0) : MPI.COMM_WORLD.connect(port, 0);
@@ -124,11 +134,29 @@ public final class JobPorts
         ic.disconnect();
         if (server && rank == 0)
         {
-            Intracomm.unpublishName(service, port);
+            if (!service.startsWith("file:"))
+            {
+                Intracomm.unpublishName(service, port);
+            }
             Intracomm.closePort(port);
         }
         System.out.println("OK " + args[0] + " " + rank);
         MPI.Finalize();
+    }
+
+    /** The port a server on another "machine" wrote into {@code file} (waits for it, at most 60 s). */
+    private static String readPort(final java.nio.file.Path file) throws Exception
+    {
+        final long deadline = System.currentTimeMillis() + 60_000;
+        while (!java.nio.file.Files.exists(file))
+        {
+            if (System.currentTimeMillis() > deadline)
+            {
+                throw new AssertionError("no port in " + file);
+            }
+            Thread.sleep(20);
+        }
+        return java.nio.file.Files.readString(file);
     }
 
     private static String lookUp(final String service) throws InterruptedException
