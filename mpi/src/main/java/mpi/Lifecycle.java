@@ -180,7 +180,7 @@ final class Lifecycle
         env.put("thread_level", new String[] {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
             "MPI_THREAD_MULTIPLE"}[threadLevel]);
         // Keys Open MPI adds, which programs written for it read: one application (shmrun starts
-        // one program; spawn and MPMD launches are not supported), its first rank, the job's size.
+        // one program; MPMD launches are not supported), its first rank, the job's size.
         env.put("ompi_num_apps", "1");
         env.put("ompi_first_rank", "0");
         env.put("ompi_np", size);
