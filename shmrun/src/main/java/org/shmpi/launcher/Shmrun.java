@@ -50,7 +50,19 @@ public final class Shmrun
         final ShmpiConfig config;
         try
         {
-            config = ShmpiConfig.fromSystem();
+            // The settings the ranks get (--mca, -D) are the launcher's too: where the job lives
+            // (shmpi.shm.dir), heartbeats, grace, timeouts.
+            final java.util.Properties props = new java.util.Properties();
+            props.putAll(System.getProperties());
+            for (final String a : options.jvmArgs)
+            {
+                final int eq = a.indexOf('=');
+                if (a.startsWith("-Dshmpi.") && eq > 0)
+                {
+                    props.setProperty(a.substring(2, eq), a.substring(eq + 1));
+                }
+            }
+            config = ShmpiConfig.from(props, System.getenv());
         }
         catch (final IllegalArgumentException ex)
         {

@@ -171,8 +171,9 @@ class NamesAcrossJobsIT
             for (final String[] modes : new String[][] {{"server", "client"}, {"server-waits", "client-dies"}})
             {
                 final String file = "file:" + dir.resolve(modes[0] + ".port");
+                // One "machine" given by --mca (the launcher takes it too), the other by the environment.
                 final ShmrunHarness.Running server = ShmrunHarness.start("machines-" + modes[0],
-                    List.of("env", "SHMPI_SHM_DIR=" + a), null, "--mca", "port.address", "127.0.0.1", "-np", "2",
+                    List.of(), null, "--mca", "shm.dir", a.toString(), "--mca", "port.address", "127.0.0.1", "-np", "2",
                     "-cp", ShmrunHarness.TEST_CLASSES.toString(), PORTS_PROG, modes[0], file);
                 final ShmrunHarness.Result client = ShmrunHarness.start("machines-" + modes[1],
                     List.of("env", "SHMPI_SHM_DIR=" + b), null, "-np", "3", "-cp",
