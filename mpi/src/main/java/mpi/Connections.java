@@ -96,7 +96,7 @@ final class Connections
             }
             if (state != RankState.FINALIZED && PEERS.containsKey(e.getKey()))
             {
-                if (JobGateway.isMirror(w.job()))
+                if (JobGateway.looksLikeMirror(w.job()))
                 {
                     return "rank " + w.rank() + " of the job on another machine connected through " + w.job() +
                         ", connected to this one, ended without MPI_Finalize (the connection broke)";

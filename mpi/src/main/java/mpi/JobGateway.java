@@ -119,6 +119,12 @@ final class JobGateway
         return BY_MIRROR.containsKey(job);
     }
 
+    /** Whether {@code job} names a mirror of another machine's job (in any process of this job). */
+    static boolean looksLikeMirror(final String job)
+    {
+        return job.contains("/gw-");
+    }
+
     /** The gateway of mirror {@code job}, or null. */
     static JobGateway of(final String job)
     {

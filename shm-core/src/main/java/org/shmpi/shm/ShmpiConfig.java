@@ -225,6 +225,12 @@ public final class ShmpiConfig
         return heartbeatIntervalMs;
     }
 
+    /** {@code shmpi.rank.timeout.ms}: a rank without a heartbeat that long is unresponsive (0: never). */
+    public long rankTimeoutMs()
+    {
+        return number(RANK_TIMEOUT_MS);
+    }
+
     public long launcherTimeoutMs()
     {
         return launcherTimeoutMs;

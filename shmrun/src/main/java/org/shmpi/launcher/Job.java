@@ -347,6 +347,10 @@ final class Job
                 }
             }
             final long now = System.nanoTime();
+            if (!aborting)
+            {
+                checkHeartbeats(exited, now);
+            }
             final int sig = signal;
             if (sig != 0 && !aborting)
             {
@@ -397,6 +401,48 @@ final class Job
         if (processes.size() < options.np && !aborting)
         {
             fail(AbortKind.RANK_EXITED, -1, 1, "shmrun: not every rank could be started");
+        }
+    }
+
+    /**
+     * A rank whose heartbeat is older than {@code shmpi.rank.timeout.ms} (its watchdog writes it
+     * every heartbeat interval while the process runs) is unresponsive: stopped (SIGSTOP), or
+     * starved that long. The job ends, naming it; it cannot end itself, so it is killed after the
+     * grace period with the rest.
+     */
+    private void checkHeartbeats(final boolean[] exited, final long now)
+    {
+        final long timeoutNs = config.rankTimeoutMs() * 1_000_000L;
+        if (timeoutNs <= 0)
+        {
+            return;
+        }
+        for (int r = 0; r < exited.length; r++)
+        {
+            final int state = job.state(r);
+            if (exited[r] || (state != RankState.STARTED && state != RankState.INITIALIZED))
+            {
+                continue;
+            }
+            final long silentNs = now - job.heartbeat(r);
+            if (silentNs > timeoutNs)
+            {
+                fail(AbortKind.RANK_FAILED, r, 1, "shmrun: rank " + r + " (pid " + processes.get(r).pid() +
+                    ") is unresponsive: no heartbeat for " + silentNs / 1_000_000 + " ms (stopped, e.g. by " +
+                    "SIGSTOP, or starved of CPU; shmpi.rank.timeout.ms=" + config.rankTimeoutMs() + ")");
+                for (final Process p : processes)
+                {
+                    if (p.isAlive())
+                    {
+                        // A stopped process cannot take the abort: it goes now, and the others with the grace.
+                        if (p.pid() == processes.get(r).pid())
+                        {
+                            p.destroyForcibly();
+                        }
+                    }
+                }
+                return;
+            }
         }
     }
 

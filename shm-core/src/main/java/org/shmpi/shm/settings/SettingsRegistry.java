@@ -41,6 +41,9 @@ public final class SettingsRegistry
         1, 60_000, "Period of the ranks' and the launcher's heartbeats and of the watchdog."));
     public static final Setting LAUNCHER_TIMEOUT_MS = add(Setting.number("shmpi.launcher.timeout.ms", JOB, 3_000,
         10, Long.MAX_VALUE, "A rank exits when its launcher's heartbeat is older than this: the launcher is gone."));
+    public static final Setting RANK_TIMEOUT_MS = add(Setting.number("shmpi.rank.timeout.ms", JOB, 10_000, 0,
+        Long.MAX_VALUE, "The launcher ends the job when a rank's heartbeat is older than this: the rank is "
+        + "unresponsive (stopped, or starved of CPU that long); 0: never."));
     public static final Setting ABORT_GRACE_MS = add(Setting.number("shmpi.abort.grace.ms", JOB, 1_000, 0, 60_000,
         "After an abort, how long the launcher lets ranks exit before it kills them."));
     public static final Setting CONNECT_TIMEOUT_MS = add(Setting.number("shmpi.connect.timeout.ms", JOB, 60_000, 1,
