@@ -599,7 +599,8 @@ public final class MPI
             }
             catch (final IOException ex)
             {
-                // No room in /dev/shm: an ordinary direct buffer still works, with two copies.
+                // No room in /dev/shm (Space.NoRoom): an ordinary direct buffer still works, with
+                // two copies.
                 return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
             }
         }

@@ -14,6 +14,7 @@ import java.util.Map;
 
 import org.shmpi.shm.settings.SettingsRegistry;
 import org.shmpi.shm.RankProcess;
+import org.shmpi.shm.ShmpiConfig;
 
 /**
  * A class-data-sharing archive (AppCDS, a JDK "dynamic archive") of shmpi's own classes, so that a
@@ -221,7 +222,8 @@ final class ClassDataArchive
             // $1 archive, $2 temporary file, $3 lock, then the training JVM's command line.
             // The launcher (bin/shmrun) uses the newest archive too, through the link launcher.jsa.
             cmd.add("a=\"$1\" t=\"$2\" l=\"$3\"; shift 3; \"$@\" && [ -s \"$t\" ] && mv -f \"$t\" \"$a\" && " +
-                "ln -sfn \"${a##*/}\" \"${a%/*}/" + LAUNCHER_LINK + "\"; s=$?; rm -f \"$t\" \"$l\"; exit $s");
+                "ln -sfn \"${a##*/}\" \"${a%/*}/" + LAUNCHER_LINK + "\"; s=$?; rm -f \"$t\" \"$l\"; " +
+                "rm -rf \"$SHMPI_SHM_DIR\"; exit $s");
             cmd.add("shmpi-cds-build");
             cmd.add(archive.toString());
             cmd.add(tmp.toString());
@@ -245,6 +247,11 @@ final class ClassDataArchive
             pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             pb.redirectErrorStream(true);
             pb.redirectOutput(log.toFile());
+            // The training job's files go next to the archive, not into the user's /dev/shm: it
+            // runs after the user's shmrun has returned, and must not look like a job left behind.
+            final Path shm = Files.createDirectories(archive.resolveSibling("shm-training-" +
+                ProcessHandle.current().pid()));
+            pb.environment().put(ShmpiConfig.envName(ShmpiConfig.SHM_DIR_PROP), shm.toString());
             // A singleton job of its own, even when shmrun runs inside a rank.
             pb.environment().remove(RankProcess.JOB_DIR_ENV);
             pb.environment().remove(RankProcess.RANK_ENV);

@@ -214,6 +214,9 @@ public final class SegmentManager implements AutoCloseable
             try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw"))
             {
                 file.setLength(fileLength);
+                // Before the mapping: a full file system is an error here, not SIGBUS at a store.
+                org.shmpi.shm.Space.reserve(path, fileLength, kind.name().toLowerCase(java.util.Locale.ROOT) +
+                    " segment " + name);
                 mapping = file.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
             }
             final UnsafeBuffer header = new UnsafeBuffer(mapping, 0, HEADER_LENGTH);
