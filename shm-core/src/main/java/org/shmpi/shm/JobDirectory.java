@@ -95,7 +95,7 @@ public final class JobDirectory
         }
         catch (final FileAlreadyExistsException ignore)
         {
-            // Shared by all jobs of this user: fine.
+            // Shared by all jobs of this user: fine, once it is checked below.
         }
         catch (final NoSuchFileException ex)
         {
@@ -103,6 +103,29 @@ public final class JobDirectory
                 "the shared-memory directory does not exist: " + ShmpiConfig.SHM_DIR_PROP + "=" + shmDir);
             named.initCause(ex);
             throw named;
+        }
+        checkPrivate(root);
+    }
+
+    /**
+     * The user root must be this user's own directory that nobody else can enter: /dev/shm is
+     * writable by everyone, so another user could have made the name first, as a symbolic link
+     * to a directory of theirs or as a directory they own. Then no job starts (nothing of it is
+     * written there), with an error that says what to remove.
+     */
+    static void checkPrivate(final Path root) throws IOException
+    {
+        final java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(root,
+            java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        final String me = System.getProperty("user.name", "");
+        final String why = a.isSymbolicLink() ? "it is a symbolic link" : !a.isDirectory() ? "it is not a directory" :
+            !a.owner().getName().equals(me) ? "it belongs to " + a.owner().getName() + ", not " + me :
+            !a.permissions().equals(PosixFilePermissions.fromString("rwx------")) ?
+                "its mode is " + PosixFilePermissions.toString(a.permissions()) + ", not rwx------" : null;
+        if (why != null)
+        {
+            throw new IOException("refusing shmpi's directory " + root + ": " + why + " (someone else may have made " +
+                "it); remove it and start again");
         }
     }
 
@@ -230,6 +253,14 @@ public final class JobDirectory
         final Path root = userRoot(shmDir);
         final List<Path> stale = new ArrayList<>();
         // No exists-then-list: the root may be removed in between (by hand, or an older shmpi).
+        try
+        {
+            checkPrivate(root);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return stale;
+        }
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root))
         {
             for (final Path dir : dirs)
