@@ -597,50 +597,74 @@ public final class MPI
             {
                 return e.heap().allocate(capacity);
             }
-            catch (final IOException ex)
+            catch (final IOException | IllegalArgumentException ex)
             {
-                // No room in /dev/shm (Space.NoRoom): an ordinary direct buffer still works, with
-                // two copies.
-                return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+                // No room in /dev/shm (Space.NoRoom), or larger than a segment maps: an ordinary
+                // direct buffer still works, with two copies.
+                return direct(capacity);
             }
         }
-        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        return direct(capacity);
+    }
+
+    private static ByteBuffer direct(final int capacity)
+    {
+        try
+        {
+            return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            throw new MPIException(ErrorClass.ERR_NO_MEM, "no memory for a direct buffer of " + capacity + " bytes (" +
+                ex.getMessage() + "; -XX:MaxDirectMemorySize sets the limit)");
+        }
+    }
+
+    /** Bytes of a buffer of {@code capacity} elements of {@code size} bytes; ERR_ARG when negative or too large. */
+    private static int bufferBytes(final int capacity, final int size)
+    {
+        if (capacity < 0 || (long)capacity * size > Integer.MAX_VALUE)
+        {
+            throw new MPIException(ErrorClass.ERR_ARG, "a buffer of " + capacity + " elements of " + size +
+                " bytes: negative, or more than 2 GiB");
+        }
+        return capacity * size;
     }
 
     /** A direct char buffer in native order. */
     public static CharBuffer newCharBuffer(final int capacity)
     {
-        return newByteBuffer(Math.multiplyExact(capacity, 2)).asCharBuffer();
+        return newByteBuffer(bufferBytes(capacity, 2)).asCharBuffer();
     }
 
     /** A direct short buffer in native order. */
     public static ShortBuffer newShortBuffer(final int capacity)
     {
-        return newByteBuffer(Math.multiplyExact(capacity, 2)).asShortBuffer();
+        return newByteBuffer(bufferBytes(capacity, 2)).asShortBuffer();
     }
 
     /** A direct int buffer in native order. */
     public static IntBuffer newIntBuffer(final int capacity)
     {
-        return newByteBuffer(Math.multiplyExact(capacity, 4)).asIntBuffer();
+        return newByteBuffer(bufferBytes(capacity, 4)).asIntBuffer();
     }
 
     /** A direct long buffer in native order. */
     public static LongBuffer newLongBuffer(final int capacity)
     {
-        return newByteBuffer(Math.multiplyExact(capacity, 8)).asLongBuffer();
+        return newByteBuffer(bufferBytes(capacity, 8)).asLongBuffer();
     }
 
     /** A direct float buffer in native order. */
     public static FloatBuffer newFloatBuffer(final int capacity)
     {
-        return newByteBuffer(Math.multiplyExact(capacity, 4)).asFloatBuffer();
+        return newByteBuffer(bufferBytes(capacity, 4)).asFloatBuffer();
     }
 
     /** A direct double buffer in native order. */
     public static DoubleBuffer newDoubleBuffer(final int capacity)
     {
-        return newByteBuffer(Math.multiplyExact(capacity, 8)).asDoubleBuffer();
+        return newByteBuffer(bufferBytes(capacity, 8)).asDoubleBuffer();
     }
 
     // ------------------------------------------------------------------------------------------

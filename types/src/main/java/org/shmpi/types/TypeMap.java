@@ -97,13 +97,18 @@ public final class TypeMap
     {
         nonNegative("count", count);
         nonNegative("blockLength", blockLength);
+        withinLimit((long)count * blockLength, old);
         final Builder b = new Builder();
+        if (old.isDense() && strideBytes == blockLength * old.extent())
+        {
+            // Blocks that follow each other: one run, however many copies.
+            b.placeRepeated(old, 0, (long)count * blockLength);
+            return b.build(old.explicitBounds, old.alignment);
+        }
+        blocksWithinLimit((long)count * (old.isDense() ? 1 : (long)blockLength * old.disp.length));
         for (int i = 0; i < count; i++)
         {
-            for (int j = 0; j < blockLength; j++)
-            {
-                b.place(old, i * strideBytes + j * old.extent());
-            }
+            b.placeRepeated(old, i * strideBytes, blockLength);
         }
         return b.build(old.explicitBounds, old.alignment);
     }
@@ -115,14 +120,18 @@ public final class TypeMap
     public static TypeMap hindexed(final int[] blockLengths, final long[] displacements, final TypeMap old)
     {
         sameLength(blockLengths.length, displacements.length, "displacements");
+        long copies = 0;
+        for (final int n : blockLengths)
+        {
+            copies += Math.max(0, n);
+        }
+        withinLimit(copies, old);
+        blocksWithinLimit(old.isDense() ? blockLengths.length : copies * old.disp.length);
         final Builder b = new Builder();
         for (int i = 0; i < blockLengths.length; i++)
         {
             nonNegative("blockLengths[" + i + "]", blockLengths[i]);
-            for (int j = 0; j < blockLengths[i]; j++)
-            {
-                b.place(old, displacements[i] + j * old.extent());
-            }
+            b.placeRepeated(old, displacements[i], blockLengths[i]);
         }
         return b.build(old.explicitBounds, old.alignment);
     }
@@ -135,16 +144,28 @@ public final class TypeMap
     {
         sameLength(blockLengths.length, displacements.length, "displacements");
         sameLength(blockLengths.length, types.length, "types");
+        long bytes = 0;
+        for (int i = 0; i < blockLengths.length; i++)
+        {
+            bytes += Math.max(0, blockLengths[i]) * Math.max(1, types[i].size());
+        }
+        if (bytes > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException("a struct of " + bytes + " bytes: more than 2 GiB");
+        }
+        long separate = 0;
+        for (int i = 0; i < blockLengths.length; i++)
+        {
+            separate += types[i].isDense() ? 1 : Math.max(0, blockLengths[i]) * (long)types[i].disp.length;
+        }
+        blocksWithinLimit(separate);
         final Builder b = new Builder();
         int align = 1;
         boolean explicit = false;
         for (int i = 0; i < blockLengths.length; i++)
         {
             nonNegative("blockLengths[" + i + "]", blockLengths[i]);
-            for (int j = 0; j < blockLengths[i]; j++)
-            {
-                b.place(types[i], displacements[i] + j * types[i].extent());
-            }
+            b.placeRepeated(types[i], displacements[i], blockLengths[i]);
             if (blockLengths[i] > 0)
             {
                 align = Math.max(align, types[i].alignment);
@@ -510,6 +531,37 @@ public final class TypeMap
         return sb.append(disp.length > 8 ? " ... " + disp.length + " blocks}" : "}").toString();
     }
 
+    /**
+     * A type of {@code copies} copies of {@code old} must hold at most 2 GiB of data (sizes are
+     * ints in the Java API): checked before the copies are placed one by one, so that an absurd
+     * count is an error at once rather than minutes of work.
+     */
+    private static void withinLimit(final long copies, final TypeMap old)
+    {
+        if (copies * Math.max(1, old.size()) > Integer.MAX_VALUE || copies > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException("a type of " + copies + " copies of a " + old.size() +
+                "-byte type: more than 2 GiB");
+        }
+    }
+
+    /** Most separate blocks a type map holds (two longs each): 16 Mi. */
+    static final long MAX_BLOCKS = 1L << 24;
+
+    private static void blocksWithinLimit(final long blocks)
+    {
+        if (blocks > MAX_BLOCKS)
+        {
+            throw new IllegalArgumentException("a type of " + blocks + " separate blocks: more than " + MAX_BLOCKS);
+        }
+    }
+
+    /** One block of data at its lower bound, as long as its extent, one kind of element: copies just follow. */
+    boolean isDense()
+    {
+        return disp.length == 1 && sigKind.length == 1 && len[0] > 0 && disp[0] == lb && len[0] == extent();
+    }
+
     private static void nonNegative(final String what, final int v)
     {
         if (v < 0)
@@ -561,6 +613,32 @@ public final class TypeMap
             {
                 run(t.sigKind[i], t.sigCount[i]);
             }
+        }
+
+        /** {@code n} copies of {@code t}, one extent apart from {@code shift}; one step when {@code t} is dense. */
+        void placeRepeated(final TypeMap t, final long shift, final long n)
+        {
+            if (n <= 0)
+            {
+                return;
+            }
+            if (!t.isDense())
+            {
+                for (long j = 0; j < n; j++)
+                {
+                    place(t, shift + j * t.extent());
+                }
+                return;
+            }
+            final long last = (n - 1) * t.extent();
+            placed = true;
+            lb = Math.min(lb, t.lb + shift);
+            ub = Math.max(ub, t.ub + shift + last);
+            trueLb = Math.min(trueLb, t.trueLb + shift);
+            trueUb = Math.max(trueUb, t.trueUb + shift + last);
+            dataUb = Math.max(dataUb, t.dataUb + shift + last);
+            block(t.disp[0] + shift, n * t.len[0]);
+            run(t.sigKind[0], n * t.sigCount[0]);
         }
 
         private void block(final long d, final long n)

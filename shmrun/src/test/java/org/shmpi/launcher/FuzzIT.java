@@ -1,0 +1,39 @@
+package org.shmpi.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The API fuzzer ({@code progs.ApiFuzz}) at 1 to 4 ranks: thousands of calls of package
+ * {@code mpi}'s public methods with random and boundary arguments under ERRORS_RETURN; every call
+ * returns or throws MPIException, none hangs, the job finalizes. The fixed seeds found defects
+ * once (ArithmeticException from newIntBuffer(Integer.MAX_VALUE), IllegalArgumentException from
+ * newByteBuffer(Integer.MAX_VALUE), type constructors that looped for minutes or ran out of heap
+ * on huge counts) and keep them found; seed 0 means a new one each run (printed).
+ */
+@Timeout(600)
+class FuzzIT
+{
+    @ParameterizedTest(name = "np {0}, seed {1}")
+    @CsvSource({"1, 1", "1, 3", "4, 2", "2, 0"})
+    void everyCallReturnsOrThrowsMpiException(final int np, final long fixedSeed) throws Exception
+    {
+        final long seed = fixedSeed != 0 ? fixedSeed : System.nanoTime();
+        final ShmrunHarness.Result r = ShmrunHarness.run("fuzz-" + np + "-" + seed, 300, "-np", Integer.toString(np),
+            "-cp", ShmrunHarness.TEST_CLASSES.toString(), "org.shmpi.launcher.progs.ApiFuzz", Long.toString(seed),
+            "6000");
+        System.out.println("FuzzIT np " + np + " seed " + seed + ": " + r.outLines().stream()
+            .filter(l -> l.startsWith("FUZZ rank 0")).findFirst().orElse("(no summary)"));
+        assertEquals(0, r.exit, r::toString);
+        assertTrue(!r.out.contains("DEFECT") && !r.out.contains("HANG"), r::toString);
+        for (int rank = 0; rank < np; rank++)
+        {
+            assertTrue(r.out.contains("FUZZ rank " + rank + " calls 6000 "), r::toString);
+        }
+        assertEquals(java.util.List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+    }
+}
