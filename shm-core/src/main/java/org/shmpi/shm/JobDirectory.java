@@ -104,7 +104,15 @@ public final class JobDirectory
             named.initCause(ex);
             throw named;
         }
-        checkPrivate(root);
+        try
+        {
+            checkPrivate(root);
+        }
+        catch (final NoSuchFileException gone)
+        {
+            // Removed again right now (an empty root is removed by its last job): the caller
+            // finds that when it makes its job directory, and starts over.
+        }
     }
 
     /**

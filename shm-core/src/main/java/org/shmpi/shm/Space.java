@@ -10,10 +10,12 @@ import com.sun.jna.NativeLibrary;
 /**
  * Reserving the space of a shared-memory file before it is mapped. A mapped file on a full
  * tmpfs gets no page when one is first written, and the process gets SIGBUS (in Java an
- * {@code InternalError} from some unrelated store, or a crash): so every segment's blocks are
- * allocated with {@code posix_fallocate(3)} first, which fails cleanly with {@code ENOSPC}; the
- * caller then reports {@code MPI_ERR_NO_MEM} naming the directory, the space needed and free, and
- * the setting that moves it. Where libc cannot be bound, the usable space is checked instead.
+ * {@code InternalError} from some unrelated store, or a crash): so a segment whose pages its
+ * creator touches is allocated with {@code posix_fallocate(3)} first, which fails cleanly with
+ * {@code ENOSPC}, and one whose pages are left to their first writer (NUMA first touch) has the
+ * free space checked; the caller then reports {@code MPI_ERR_NO_MEM} naming the directory, the
+ * space needed and free, and the setting that moves it. Where libc cannot be bound, the usable
+ * space is checked instead.
  */
 public final class Space
 {
@@ -100,6 +102,16 @@ public final class Space
             }
             return;
         }
+        checkUsable(path, length, what);
+    }
+
+    /**
+     * Checks that the file system of {@code path} has {@code length} bytes free, without
+     * allocating them (pages a later first write places: racy against other creators, but a
+     * segment that plainly does not fit is an error before anything is mapped).
+     */
+    public static void check(final Path path, final long length, final String what) throws IOException
+    {
         checkUsable(path, length, what);
     }
 

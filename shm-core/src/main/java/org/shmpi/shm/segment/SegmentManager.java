@@ -215,8 +215,17 @@ public final class SegmentManager implements AutoCloseable
             {
                 file.setLength(fileLength);
                 // Before the mapping: a full file system is an error here, not SIGBUS at a store.
-                org.shmpi.shm.Space.reserve(path, fileLength, kind.name().toLowerCase(java.util.Locale.ROOT) +
-                    " segment " + name);
+                // Pages the creator touches anyway are allocated now; the others are left for
+                // their first writer to place (NUMA first touch), with the free space checked.
+                final String what = kind.name().toLowerCase(java.util.Locale.ROOT) + " segment " + name;
+                if ((flags & TOUCH_PAGES) != 0)
+                {
+                    org.shmpi.shm.Space.reserve(path, fileLength, what);
+                }
+                else
+                {
+                    org.shmpi.shm.Space.check(path, fileLength, what);
+                }
                 mapping = file.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
             }
             final UnsafeBuffer header = new UnsafeBuffer(mapping, 0, HEADER_LENGTH);
