@@ -76,6 +76,8 @@ final class JobGateway
     private final Map<Integer, Integer> sourceIds = new HashMap<>();
     private final Map<Integer, Inbox> targets = new HashMap<>();
     private volatile boolean closing;
+    /** The sending thread's copy of a frame. */
+    private byte[] scratch = new byte[4096];
     private Thread sender;
     private Thread receiver;
 
@@ -312,7 +314,7 @@ final class JobGateway
         }
         catch (final IOException | RuntimeException ex)
         {
-            broken(ex);
+            broken();
         }
     }
 
@@ -339,10 +341,13 @@ final class JobGateway
             out.writeInt(dest);
             out.writeInt(who.rank());
             out.writeInt(length);
-            for (int i = 0; i < length; i++)
+            if (length > scratch.length)
             {
-                out.writeByte(buffer.getByte(index + i));
+                scratch = new byte[Integer.highestOneBit(length) << 1];
             }
+            // One bulk copy out of the ring, one write: not a call per byte.
+            buffer.getBytes(index, scratch, 0, length);
+            out.write(scratch, 0, length);
         }
         catch (final IOException ex)
         {
@@ -393,14 +398,14 @@ final class JobGateway
         {
             if (!closing)
             {
-                broken(ex);
+                broken();
             }
         }
         catch (final IOException | RuntimeException ex)
         {
             if (!closing)
             {
-                broken(ex);
+                broken();
             }
         }
     }
@@ -418,7 +423,7 @@ final class JobGateway
         }
     }
 
-    private void broken(final Exception why)
+    private void broken()
     {
         if (!closing)
         {

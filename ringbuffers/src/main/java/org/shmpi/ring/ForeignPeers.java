@@ -159,13 +159,6 @@ public final class ForeignPeers
         return p;
     }
 
-    /** Whether the process behind {@code id} still runs (pid and start time). */
-    public boolean isAlive(final int id)
-    {
-        final Peer p = resolve(id);
-        return Processes.isAlive(p.pid(), p.startMillis());
-    }
-
     private PeerTable table(final String job) throws IOException
     {
         PeerTable t = tables.get(job);
@@ -175,14 +168,5 @@ public final class ForeignPeers
             tables.put(job, t);
         }
         return t;
-    }
-
-    /** Forgets the tables of other jobs (their ids here stay). */
-    public synchronized void forgetJob(final String job)
-    {
-        if (!job.equals(ownJob))
-        {
-            tables.remove(job);
-        }
     }
 }
