@@ -49,7 +49,7 @@ public final class CartComm extends Intracomm
         final int n = parent.getSize();
         if (product > n)
         {
-            throw new MPIException(ErrorClass.ERR_DIMS, "createCart: a grid of " + product + " processes on a " +
+            throw new MPIException(ErrorClass.ERR_ARG, "createCart: a grid of " + product + " processes on a " +
                 "communicator of " + n);
         }
         // Every member must describe the same grid.
@@ -364,10 +364,14 @@ public final class CartComm extends Intracomm
     public static void createDims(final int nnodes, final int[] dims)
     {
         MPI.check();
-        if (nnodes <= 0 || dims == null)
+        if (dims == null)
         {
-            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG,
-                "createDims: nnodes must be > 0 and dims given"));
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_ARG, "createDims: dims is null"));
+        }
+        if (nnodes <= 0 || dims.length == 0)
+        {
+            throw MPI.COMM_WORLD.handle(new MPIException(ErrorClass.ERR_DIMS,
+                "createDims: nnodes and the number of dimensions must be > 0: " + nnodes + ", " + dims.length));
         }
         long fixed = 1;
         int free = 0;
