@@ -3,17 +3,23 @@ package org.shmpi.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The API fuzzer ({@code progs.ApiFuzz}) at 1 to 4 ranks: thousands of calls of package
- * {@code mpi}'s public methods with random and boundary arguments under ERRORS_RETURN; every call
- * returns or throws MPIException, none hangs, the job finalizes. The fixed seeds found defects
- * once (ArithmeticException from newIntBuffer(Integer.MAX_VALUE), IllegalArgumentException from
- * newByteBuffer(Integer.MAX_VALUE), type constructors that looped for minutes or ran out of heap
- * on huge counts) and keep them found; seed 0 means a new one each run (printed).
+ * Bad input. The API fuzzer ({@code progs.ApiFuzz}) at 1 to 4 ranks: thousands of calls of
+ * package {@code mpi}'s public methods with random and boundary arguments under ERRORS_RETURN;
+ * every call returns or throws MPIException, none hangs, the job finalizes. The fixed seeds found
+ * defects once (ArithmeticException from newIntBuffer(Integer.MAX_VALUE), IllegalArgumentException
+ * from newByteBuffer(Integer.MAX_VALUE), type constructors that looped for minutes or ran out of
+ * heap on huge counts) and keep them found; seed 0 means a new one each run (printed). The error
+ * table ({@code progs.ErrorTable}) checks the class of each kind of bad argument, collectives with
+ * the same bad argument on every rank included, and the calls after Finalize.
  */
 @Timeout(600)
 class FuzzIT
@@ -35,5 +41,25 @@ class FuzzIT
             assertTrue(r.out.contains("FUZZ rank " + rank + " calls 6000 "), r::toString);
         }
         assertEquals(java.util.List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+    }
+
+    @ParameterizedTest(name = "np {0}")
+    @ValueSource(ints = {1, 2, 4})
+    void everyBadArgumentHasItsErrorClass(final int np) throws Exception
+    {
+        final Path dir = Files.createTempDirectory("error-table");
+        final ShmrunHarness.Result r = ShmrunHarness.run("error-table-" + np, 180, "-np", Integer.toString(np),
+            "-cp", ShmrunHarness.TEST_CLASSES.toString(), "org.shmpi.launcher.progs.ErrorTable", dir.toString());
+        System.out.println("FuzzIT error table np " + np + ": " + r.outLines().stream()
+            .filter(l -> l.startsWith("TABLE rank 0")).findFirst().orElse("(no summary)"));
+        assertEquals(0, r.exit, r::toString);
+        assertTrue(!r.out.contains("MISMATCH") && !r.out.contains("HANG"), r::toString);
+        for (int rank = 0; rank < np; rank++)
+        {
+            assertTrue(r.out.contains("TABLE rank " + rank + " rows "), r::toString);
+            assertTrue(r.out.contains(" mismatches 0"), r::toString);
+        }
+        assertEquals(java.util.List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+        Files.delete(dir);
     }
 }

@@ -50,6 +50,11 @@ public final class ApiFuzz
         "getStatus", "testAll", "testAny", "testSome", "test", "free", "setAttr", "deleteAttr", "createKeyval",
         "freeKeyval", "completionCallback", "detach", "readAtAll", "writeAtAll");
     private static volatile String current = "";
+    /** Handles freed before the calls, drawn as arguments and receivers beside live ones. */
+    private static Datatype freedType;
+    private static Intracomm freedComm;
+    private static Info freedInfo;
+    private static Group freedGroup;
     private static volatile long since;
 
     private ApiFuzz()
@@ -61,6 +66,16 @@ public final class ApiFuzz
         MPI.Init(args);
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
+        freedType = Datatype.createContiguous(3, MPI.INT);
+        freedType.commit();
+        freedType.free();
+        freedComm = MPI.COMM_SELF.dup();
+        freedComm.setErrhandler(MPI.ERRORS_RETURN);
+        freedComm.free();
+        freedInfo = new Info();
+        freedInfo.free();
+        freedGroup = MPI.COMM_WORLD.getGroup();
+        freedGroup.free();
         final long seed = Long.parseLong(args[0]);
         final int calls = Integer.parseInt(args[1]);
         final int rank = MPI.COMM_WORLD.getRank();
@@ -205,19 +220,19 @@ public final class ApiFuzz
     {
         if (c == Comm.class || c == Intracomm.class)
         {
-            return rnd.nextInt(4) == 0 ? MPI.COMM_SELF : comm;
+            return pick(rnd, MPI.COMM_SELF, comm, comm, comm, comm, comm, freedComm);
         }
         if (c == Group.class)
         {
-            return MPI.COMM_WORLD.getGroup();
+            return rnd.nextInt(8) == 0 ? freedGroup : MPI.COMM_WORLD.getGroup();
         }
         if (c == Datatype.class)
         {
-            return pick(rnd, MPI.INT, MPI.DOUBLE, MPI.BYTE, MPI.CHAR, MPI.INT2, MPI.DATATYPE_NULL);
+            return pick(rnd, MPI.INT, MPI.DOUBLE, MPI.BYTE, MPI.CHAR, MPI.INT2, MPI.DATATYPE_NULL, freedType);
         }
         if (c == Info.class)
         {
-            return new Info();
+            return rnd.nextInt(8) == 0 ? freedInfo : new Info();
         }
         if (c == Op.class)
         {
@@ -302,7 +317,7 @@ public final class ApiFuzz
         if (t == Datatype.class)
         {
             return pick(rnd, null, MPI.INT, MPI.DOUBLE, MPI.BYTE, MPI.CHAR, MPI.DOUBLE_INT, MPI.DATATYPE_NULL,
-                MPI.PACKED);
+                MPI.PACKED, freedType);
         }
         if (t == Datatype[].class)
         {
@@ -314,11 +329,12 @@ public final class ApiFuzz
         }
         if (t == Comm.class || t == Intracomm.class)
         {
-            return pick(rnd, null, comm, MPI.COMM_SELF, MPI.COMM_WORLD.getSize() == 1 ? MPI.COMM_WORLD : comm);
+            return pick(rnd, null, comm, MPI.COMM_SELF, MPI.COMM_WORLD.getSize() == 1 ? MPI.COMM_WORLD : comm,
+                freedComm);
         }
         if (t == Group.class)
         {
-            return rnd.nextInt(4) == 0 ? null : rnd.nextBoolean() ? MPI.COMM_WORLD.getGroup() : MPI.GROUP_EMPTY;
+            return pick(rnd, null, MPI.COMM_WORLD.getGroup(), MPI.GROUP_EMPTY, freedGroup);
         }
         if (t == Group[].class)
         {
@@ -326,7 +342,7 @@ public final class ApiFuzz
         }
         if (t == Info.class)
         {
-            return pick(rnd, null, MPI.INFO_NULL, new Info());
+            return pick(rnd, null, MPI.INFO_NULL, new Info(), freedInfo);
         }
         if (t == Status.class)
         {

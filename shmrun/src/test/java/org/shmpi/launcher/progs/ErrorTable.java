@@ -148,6 +148,11 @@ public final class ErrorTable
         cart.setErrhandler(MPI.ERRORS_RETURN);
         row("cart getRank coordinate out of range", MPI.ERR_ARG, () -> cart.getRank(new int[] {n}));
         row("cart getCoords rank = size", MPI.ERR_RANK, () -> cart.getCoords(n));
+        final Group freedGroup = c.getGroup();
+        freedGroup.free();
+        row("size of a freed group", MPI.ERR_GROUP, freedGroup::getSize);
+        row("create with a freed group", MPI.ERR_GROUP, () -> c.create(freedGroup));
+        row("free a predefined op", MPI.ERR_OP, MPI.SUM::free);
         row("getAttr invalid keyval", MPI.ERR_KEYVAL, () -> c.getAttr(-12345));
 
         // Datatypes.
@@ -166,6 +171,10 @@ public final class ErrorTable
         row("info set empty key", MPI.ERR_INFO_KEY, () -> info.set("", "v"));
         row("info set value too long", MPI.ERR_INFO_VALUE, () -> info.set("k", "v".repeat(MPI.MAX_INFO_VAL + 1)));
         row("info delete missing key", MPI.ERR_INFO_NOKEY, () -> info.delete("no-such-key"));
+        final Info freedInfo = new Info();
+        freedInfo.free();
+        row("info set on a freed info", MPI.ERR_INFO, () -> freedInfo.set("k", "v"));
+        row("dup with a freed info", MPI.ERR_INFO, () -> c.dupWithInfo(freedInfo));
         row("info get null key", MPI.ERR_INFO_KEY, () -> info.get(null));
 
         // RMA.
