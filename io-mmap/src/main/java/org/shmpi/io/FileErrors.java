@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 import org.shmpi.shm.ErrorClass;
+import org.shmpi.shm.Limits;
 import org.shmpi.shm.ShmpiException;
 
 /**
@@ -53,6 +54,10 @@ final class FileErrors
         if (m.contains("quota"))
         {
             return new ShmpiException(ErrorClass.ERR_QUOTA, "quota exceeded: " + path, ex);
+        }
+        if (Limits.isTooManyFiles(ex))
+        {
+            return new ShmpiException(ErrorClass.ERR_IO, Limits.explain("cannot open " + path, ex), ex);
         }
         if (m.contains("Is a directory") || m.contains("Not a directory") || m.contains("File name too long"))
         {

@@ -69,6 +69,7 @@ public final class JobDirectory
     {
         final Path root = userRoot(shmDir);
         final Path dir = root.resolve(launcherPid + "-" + startMillis);
+        Limits.reserve();
         for (int attempt = 1; ; attempt++)
         {
             createUserRoot(shmDir, root);
@@ -125,9 +126,11 @@ public final class JobDirectory
     {
         final java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(root,
             java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        final String me = System.getProperty("user.name", "");
+        // Numeric owners (stat(2) only): a name lookup reads /etc/passwd, which needs a descriptor.
+        final int owner = (Integer)Files.getAttribute(root, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        final int me = (Integer)Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         final String why = a.isSymbolicLink() ? "it is a symbolic link" : !a.isDirectory() ? "it is not a directory" :
-            !a.owner().getName().equals(me) ? "it belongs to " + a.owner().getName() + ", not " + me :
+            owner != me ? "it belongs to uid " + owner + ", not to this user (uid " + me + ")" :
             !a.permissions().equals(PosixFilePermissions.fromString("rwx------")) ?
                 "its mode is " + PosixFilePermissions.toString(a.permissions()) + ", not rwx------" : null;
         if (why != null)
@@ -163,7 +166,19 @@ public final class JobDirectory
      */
     public void delete() throws IOException
     {
-        deleteRecursively(path);
+        try
+        {
+            deleteRecursively(path);
+        }
+        catch (final IOException ex)
+        {
+            // At the open-file limit, listing the directory needs the descriptor held in reserve.
+            if (!Limits.isTooManyFiles(ex) || !Limits.releaseReserve())
+            {
+                throw Limits.explain(ex);
+            }
+            deleteRecursively(path);
+        }
     }
 
     static void deleteRecursively(final Path dir) throws IOException

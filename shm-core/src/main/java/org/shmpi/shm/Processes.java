@@ -35,19 +35,30 @@ public final class Processes
 
     /**
      * Whether the process {@code pid}, started at {@code startMillis}, is still running. A
-     * zombie (exited, not yet reaped) counts as gone.
+     * zombie (exited, not yet reaped) counts as gone. When this process cannot read the other's
+     * facts (e.g. it has every file descriptor its limit allows open) but {@code /proc/<pid>}
+     * exists, the process counts as running: only a process known to be gone is gone.
      */
     public static boolean isAlive(final long pid, final long startMillis)
     {
+        final Path proc = Path.of("/proc", Long.toString(pid));
         final long actual = startMillis(pid);
-        if (actual < 0 || Math.abs(actual - startMillis) > 20)
+        if (actual < 0)
+        {
+            // stat(2) needs no descriptor: the directory tells gone from unreadable.
+            return Files.isDirectory(proc) && !isZombie(pid);
+        }
+        if (Math.abs(actual - startMillis) > 20)
         {
             return false;
         }
         return !isZombie(pid);
     }
 
-    /** Whether {@code /proc/<pid>/stat} shows state Z (or the process is gone). */
+    /**
+     * Whether {@code /proc/<pid>/stat} shows state Z (or the process is gone); false when the
+     * file exists but cannot be read now.
+     */
     public static boolean isZombie(final long pid)
     {
         try
@@ -58,9 +69,13 @@ public final class Processes
             return close < 0 || close + 2 >= stat.length() || stat.charAt(close + 2) == 'Z' ||
                 stat.charAt(close + 2) == 'X';
         }
-        catch (final IOException ex)
+        catch (final java.nio.file.NoSuchFileException ex)
         {
             return true;
+        }
+        catch (final IOException ex)
+        {
+            return !Files.isDirectory(Path.of("/proc", Long.toString(pid)));
         }
     }
 

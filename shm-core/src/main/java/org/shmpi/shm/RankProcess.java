@@ -85,6 +85,8 @@ public final class RankProcess implements AutoCloseable
     public static RankProcess attach(final ShmpiConfig config, final Map<String, String> env) throws IOException
     {
         final String dir = env.get(JOB_DIR_ENV);
+        // Read now: an error at the open-file limit names it, and then it cannot be read.
+        Limits.openFiles();
         final long pid = ProcessHandle.current().pid();
         final long startMillis = Processes.selfStartMillis();
         if (dir == null || dir.isEmpty())

@@ -259,7 +259,8 @@ final class Job
             }
             catch (final IOException ex)
             {
-                fail(AbortKind.RANK_EXITED, rank, 127, "shmrun: cannot start rank " + rank + ": " + ex.getMessage());
+                fail(AbortKind.RANK_EXITED, rank, 127, org.shmpi.shm.Limits.explain("shmrun: cannot start rank " +
+                    rank + ": " + ex.getMessage(), ex));
                 return;
             }
             processes.add(process);

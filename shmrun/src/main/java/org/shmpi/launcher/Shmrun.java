@@ -23,6 +23,8 @@ import org.shmpi.shm.ShmpiConfig;
  */
 public final class Shmrun
 {
+    /** The smallest open-file limit a job is started with. */
+    static final long MIN_OPEN_FILES = 64;
     static final String HOME_PROP = SettingsRegistry.HOME.name();
     static final String RANK_JVM_FLAGS_PROP = SettingsRegistry.RANK_JVM_FLAGS.name();
 
@@ -107,6 +109,14 @@ public final class Shmrun
                 case RUN:
                 default:
                 {
+                    // Below this, the launcher or a rank fails somewhere in start-up (a JVM alone holds ~20).
+                    final long openFiles = org.shmpi.shm.Limits.openFiles();
+                    if (openFiles >= 0 && openFiles < MIN_OPEN_FILES)
+                    {
+                        err.println("shmrun: the open-file limit (ulimit -n) is " + openFiles +
+                            "; a job needs at least " + MIN_OPEN_FILES + ": raise it");
+                        return 1;
+                    }
                     final List<String> jars = shmpiClasspath();
                     final String setting = jvmDefaultsSetting(options);
                     if (options.isMultiHost())
@@ -131,7 +141,7 @@ public final class Shmrun
         }
         catch (final IOException ex)
         {
-            err.println("shmrun: " + ex);
+            err.println(org.shmpi.shm.Limits.explain("shmrun: " + ex, ex));
             return 1;
         }
     }

@@ -35,6 +35,7 @@ import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.shmpi.shm.JobDirectory;
+import org.shmpi.shm.Limits;
 import org.shmpi.shm.Processes;
 
 /**
@@ -207,7 +208,14 @@ public final class SegmentManager implements AutoCloseable
         }
 
         // Outside the lock: touching a large segment takes a while, and peers' opens need not wait.
-        Files.createFile(path, OWNER_ONLY);
+        try
+        {
+            Files.createFile(path, OWNER_ONLY);
+        }
+        catch (final IOException ex)
+        {
+            throw Limits.explain(ex);
+        }
         MappedByteBuffer mapping = null;
         try
         {
@@ -269,6 +277,10 @@ public final class SegmentManager implements AutoCloseable
             catch (final IOException suppressed)
             {
                 ex.addSuppressed(suppressed);
+            }
+            if (ex instanceof IOException)
+            {
+                throw Limits.explain((IOException)ex);
             }
             throw ex;
         }
@@ -642,6 +654,10 @@ public final class SegmentManager implements AutoCloseable
         catch (final IOException | RuntimeException | Error ex)
         {
             IoUtil.unmap(mapping);
+            if (ex instanceof IOException)
+            {
+                throw Limits.explain((IOException)ex);
+            }
             throw ex;
         }
     }

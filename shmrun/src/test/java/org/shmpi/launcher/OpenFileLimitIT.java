@@ -1,0 +1,63 @@
+package org.shmpi.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Too many open files (a job started under {@code prlimit --nofile}). Every rank holds all the
+ * descriptors its limit allows: a window is ERR_NO_MEM, a file open ERR_IO, both naming the limit
+ * on every rank; a new communicator's collectives take point-to-point messages; with the
+ * descriptors given back the same calls work and the job finalizes. Found by it: a rank at its
+ * limit took its launcher for dead (it could not read /proc) and exited. A limit too small for any
+ * job is refused by shmrun before anything is made.
+ */
+@Timeout(300)
+class OpenFileLimitIT
+{
+    @Test
+    void atTheLimitCallsFailNamingItAndTheJobGoesOn() throws Exception
+    {
+        final Path dir = Files.createTempDirectory("fd-limit");
+        final ShmrunHarness.Result r = ShmrunHarness.start("fd-limit", List.of("prlimit", "--nofile=64"), null,
+            "-np", "2", "-cp", ShmrunHarness.TEST_CLASSES.toString(), "org.shmpi.launcher.progs.Exhaust", "fds",
+            dir.toString()).finish(120);
+        assertEquals(0, r.exit, r::toString);
+        for (int rank = 0; rank < 2; rank++)
+        {
+            assertTrue(r.out.contains("HELD " + rank + " "), r::toString);
+            assertTrue(r.out.contains("WINDOW " + rank + " class " + mpi.MPI.ERR_NO_MEM + " "), r::toString);
+            assertTrue(r.out.contains("FILE " + rank + " class " + mpi.MPI.ERR_IO + " "), r::toString);
+            assertTrue(r.out.contains("REDUCE " + rank + " ok"), r::toString);
+            assertTrue(r.out.contains("AFTER WINDOW " + rank + " ok"), r::toString);
+            assertTrue(r.out.contains("AFTER REDUCE " + rank + " ok"), r::toString);
+            assertTrue(r.out.contains("AFTER FILE " + rank + " ok"), r::toString);
+            assertTrue(r.out.contains("DONE " + rank + " 2"), r::toString);
+        }
+        assertTrue(r.out.contains("ulimit -n 64"), r::toString);
+        assertTrue(!r.out.contains("DEFECT") && !r.err.contains("is gone"), r::toString);
+        assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+        try (var left = Files.list(dir))
+        {
+            assertEquals(0, left.count(), "files left in " + dir);
+        }
+        Files.delete(dir);
+    }
+
+    @Test
+    void aLimitTooSmallForAnyJobIsRefusedBeforeAnythingIsMade() throws Exception
+    {
+        final ShmrunHarness.Result r = ShmrunHarness.start("fd-limit-small", List.of("prlimit", "--nofile=20"), null,
+            "-np", "2", "-cp", ShmrunHarness.TEST_CLASSES.toString(), "org.shmpi.launcher.progs.Exhaust", "fds",
+            "/tmp").finish(60);
+        assertEquals(1, r.exit, r::toString);
+        assertTrue(r.err.contains("the open-file limit (ulimit -n) is 20"), r::toString);
+        assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+    }
+}
