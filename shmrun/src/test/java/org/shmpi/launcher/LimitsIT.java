@@ -11,15 +11,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Too many open files (a job started under {@code prlimit --nofile}). Every rank holds all the
+ * Limits. Too many open files (a job started under {@code prlimit --nofile}). Every rank holds all the
  * descriptors its limit allows: a window is ERR_NO_MEM, a file open ERR_IO, both naming the limit
  * on every rank; a new communicator's collectives take point-to-point messages; with the
  * descriptors given back the same calls work and the job finalizes. Found by it: a rank at its
  * limit took its launcher for dead (it could not read /proc) and exited. A limit too small for any
- * job is refused by shmrun before anything is made.
+ * job is refused by shmrun before anything is made. A ring too small for a message: the smallest
+ * ring (64 KiB) with every message eager (up to 2 MiB through it, in fragments), with and without
+ * cross-memory attach, every byte checked; a ring below the smallest is refused naming the setting.
  */
 @Timeout(300)
-class OpenFileLimitIT
+class LimitsIT
 {
     @Test
     void atTheLimitCallsFailNamingItAndTheJobGoesOn() throws Exception
@@ -58,6 +60,32 @@ class OpenFileLimitIT
             "/tmp").finish(60);
         assertEquals(1, r.exit, r::toString);
         assertTrue(r.err.contains("the open-file limit (ulimit -n) is 20"), r::toString);
+        assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "cma {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"true", "false"})
+    void messagesLargerThanTheSmallestRingArriveWhole(final String cma) throws Exception
+    {
+        final ShmrunHarness.Result r = ShmrunHarness.run("small-ring-" + cma, 180, "-np", "3", "--mca",
+            "ring.capacity", "65536", "--mca", "eager.limit", "1073741824", "--mca", "cma.enabled", cma, "-cp",
+            ShmrunHarness.TEST_CLASSES.toString(), "org.shmpi.launcher.progs.Soak", "6", "11");
+        assertEquals(0, r.exit, r::toString);
+        for (int rank = 0; rank < 3; rank++)
+        {
+            assertTrue(r.out.matches("(?s).*SOAK OK rank " + rank + " rounds [1-9][0-9]* bytes \\d+ errors 0.*"),
+                r::toString);
+        }
+        assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+    }
+
+    @Test
+    void aRingBelowTheSmallestIsRefusedNamingTheSetting() throws Exception
+    {
+        final ShmrunHarness.Result r = ShmrunHarness.run("tiny-ring", 60, "-np", "2", "--mca", "ring.capacity",
+            "4096", "-cp", ShmrunHarness.TEST_CLASSES.toString(), "org.shmpi.launcher.progs.Soak", "1", "1");
+        assertTrue(r.exit != 0, r::toString);
+        assertTrue(r.err.contains("shmpi.ring.capacity=4096") && r.err.contains("65536"), r::toString);
         assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
     }
 }
