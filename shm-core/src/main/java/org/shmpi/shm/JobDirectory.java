@@ -34,6 +34,9 @@ import java.util.Set;
  */
 public final class JobDirectory
 {
+    /** The file that marks a job directory kept on purpose (see {@link #markKept}). */
+    public static final String KEPT_MARK = "kept";
+
     public static final String JOB_FILE_NAME = "job";
     public static final String INBOX_FILE_PREFIX = "inbox-";
 
@@ -273,6 +276,15 @@ public final class JobDirectory
     /** Job directories under the user root whose launcher is gone; none when there is no root. */
     public static List<Path> findStale(final String shmDir) throws IOException
     {
+        return findStale(shmDir, true);
+    }
+
+    /**
+     * The directories of dead jobs; {@code kept} false leaves out those kept on purpose
+     * ({@link #markKept}), which only an explicit cleanup removes.
+     */
+    public static List<Path> findStale(final String shmDir, final boolean kept) throws IOException
+    {
         final Path root = userRoot(shmDir);
         final List<Path> stale = new ArrayList<>();
         // No exists-then-list: the root may be removed in between (by hand, or an older shmpi).
@@ -288,7 +300,8 @@ public final class JobDirectory
         {
             for (final Path dir : dirs)
             {
-                if (launcherPidOf(dir) > 0 && Files.isDirectory(dir) && !isLive(dir))
+                if (launcherPidOf(dir) > 0 && Files.isDirectory(dir) && !isLive(dir) &&
+                    (kept || !Files.exists(dir.resolve(KEPT_MARK))))
                 {
                     stale.add(dir);
                 }
@@ -309,8 +322,14 @@ public final class JobDirectory
      */
     public static List<Path> cleanupStale(final String shmDir) throws IOException
     {
+        return cleanupStale(shmDir, true);
+    }
+
+    /** As {@link #cleanupStale(String)}; {@code kept} false leaves the directories kept on purpose. */
+    public static List<Path> cleanupStale(final String shmDir, final boolean kept) throws IOException
+    {
         final List<Path> removed = new ArrayList<>();
-        for (final Path dir : findStale(shmDir))
+        for (final Path dir : findStale(shmDir, kept))
         {
             // Check again right before removing: never remove a directory whose launcher lives.
             if (!isLive(dir))
@@ -327,6 +346,15 @@ public final class JobDirectory
             }
         }
         return removed;
+    }
+
+    /**
+     * Marks this directory as kept on purpose ({@code shmrun --keep-shm}): the cleanup every job
+     * does at its start leaves it; {@code shmrun --cleanup} removes it.
+     */
+    public void markKept() throws IOException
+    {
+        Files.write(path.resolve(KEPT_MARK), new byte[0]);
     }
 
     /** Opens the job directory named by a path string, if it exists. */

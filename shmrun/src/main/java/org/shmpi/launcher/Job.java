@@ -80,7 +80,7 @@ final class Job
 
     int run() throws IOException
     {
-        for (final Path stale : JobDirectory.cleanupStale(config.shmDir()))
+        for (final Path stale : JobDirectory.cleanupStale(config.shmDir(), false))
         {
             err.println("shmrun: removed stale job directory " + stale);
         }
@@ -123,7 +123,8 @@ final class Job
             }
             if (options.keepShm)
             {
-                err.println("shmrun: job directory kept: " + directory.path());
+                directory.markKept();
+                err.println("shmrun: job directory kept: " + directory.path() + " (until shmrun --cleanup)");
             }
             else
             {

@@ -306,7 +306,7 @@ public final class Shmrun
             "  --jvm-defaults none|default|'FLAGS'  drop or replace shmrun's default JVM flags of",
             "                         the ranks (also -Dshmpi.launcher.jvm.defaults=...)",
             "  --mca NAME VALUE       set the shmpi setting shmpi.NAME in every rank",
-            "  --keep-shm             keep the job directory in /dev/shm for inspection",
+            "  --keep-shm             keep the job directory in /dev/shm for inspection (until --cleanup)",
             "  --hostfile FILE        run on the hosts of FILE (lines 'host slots=N'; default: the",
             "                         file named by OMPI_MCA_orte_default_hostfile); ranks on other",
             "                         hosts start through ssh; -np defaults to the slots",

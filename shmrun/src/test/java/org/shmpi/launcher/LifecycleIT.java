@@ -502,7 +502,12 @@ class LifecycleIT
         assertTrue(r.err.contains("shmrun: job directory kept: " + kept.get(0)), r.toString());
         assertTrue(Files.exists(kept.get(0).resolve("job")));
         assertTrue(Files.exists(kept.get(0).resolve("inbox-1")));
-        new org.shmpi.shm.JobDirectory(kept.get(0)).delete();
+        // The next job's start (which removes dead jobs' directories) leaves it; --cleanup removes it.
+        assertEquals(0, run("keep-next", 60, scenario(2, List.of(), "ok")).exit);
+        assertTrue(Files.exists(kept.get(0).resolve("job")), "a kept directory removed by the next job");
+        final Result cleanup = run("keep-cleanup", 60, "--cleanup");
+        assertEquals(0, cleanup.exit, cleanup.toString());
+        assertTrue(!Files.exists(kept.get(0)), cleanup.toString());
     }
 
     @Test

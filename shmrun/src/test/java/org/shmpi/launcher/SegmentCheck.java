@@ -216,6 +216,11 @@ final class SegmentCheck
                         job.worldSize + ", statusRequest=" + job.statusRequest);
                 }
             }
+            else if (name.equals(org.shmpi.shm.JobDirectory.KEPT_MARK))
+            {
+                // kept: shmrun --keep-shm's mark (no content), so that other jobs' starts leave the directory.
+                continue;
+            }
             else if (name.equals(PeerTable.FILE_NAME))
             {
                 checkPeers(entry, where, problems);

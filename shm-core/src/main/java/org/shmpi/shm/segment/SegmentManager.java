@@ -96,6 +96,8 @@ public final class SegmentManager implements AutoCloseable
     private final long startMillis;
     private final int maxIdlePeerSegments;
     private final boolean keepFiles;
+    /** With keepFiles: names of removed segments whose files stayed (guarded by this). */
+    private final java.util.Set<String> keptNames = new java.util.HashSet<>();
 
     /** Created here and not yet removed, in creation order. Guarded by this. */
     private final Map<String, Segment> created = new LinkedHashMap<>();
@@ -130,7 +132,8 @@ public final class SegmentManager implements AutoCloseable
      * @param pid                 creator pid written into created segments
      * @param startMillis         creator process start time (epoch ms) written into created segments
      * @param maxIdlePeerSegments peers' segments kept mapped while unreferenced (0: unmap on release)
-     * @param keepFiles           remove and close unmap but never unlink (debugging: the files stay)
+     * @param keepFiles           remove and close unmap but do not unlink (debugging: the files stay; a name
+     *                            used again, e.g. a freed communicator's context id, replaces its old file)
      */
     public SegmentManager(
         final Path directory,
@@ -208,6 +211,24 @@ public final class SegmentManager implements AutoCloseable
         }
 
         // Outside the lock: touching a large segment takes a while, and peers' opens need not wait.
+        synchronized (this)
+        {
+            if (keptNames.remove(name))
+            {
+                // Kept for inspection after its removal; the name is used again (names of live segments never
+                // are): the old file goes, with the kept files of the same object (coll-6-0 and coll-6-0-large).
+                Files.deleteIfExists(path);
+                for (final java.util.Iterator<String> it = keptNames.iterator(); it.hasNext(); )
+                {
+                    final String sibling = it.next();
+                    if (sibling.startsWith(name + "-"))
+                    {
+                        Files.deleteIfExists(directory.resolve(sibling));
+                        it.remove();
+                    }
+                }
+            }
+        }
         try
         {
             Files.createFile(path, OWNER_ONLY);
@@ -537,9 +558,15 @@ public final class SegmentManager implements AutoCloseable
         return removed;
     }
 
+    /** Unlinks the file; with {@code keepFiles} leaves it, and remembers its name for a reuse to replace it. */
     private void unlink(final Segment segment)
     {
-        if (keepFiles || segment.unlinked)
+        if (keepFiles)
+        {
+            keptNames.add(segment.name());
+            return;
+        }
+        if (segment.unlinked)
         {
             return;
         }

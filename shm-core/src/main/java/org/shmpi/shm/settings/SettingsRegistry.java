@@ -56,7 +56,8 @@ public final class SettingsRegistry
         "Across nodes: the rank that runs a node's bridge writes and reads the node's sockets in its own thread "
         + "while in MPI calls (half the small-message latency; less small-message bandwidth with few CPUs)."));
     public static final Setting SHM_KEEP = add(Setting.bool("shmpi.shm.keep", JOB, false,
-        "Ranks keep their segment files when they close, for inspection (shmrun --keep-shm sets it)."));
+        "Ranks keep their segment files when they close, for inspection (shmrun --keep-shm sets it); a freed "
+        + "communicator's file is replaced when its name is used again."));
 
     public static final Setting OVERSUBSCRIBED = add(Setting.bool("shmpi.oversubscribed", IDLE, false,
         "Set by shmrun when the job has more ranks than CPUs: waiting ranks do not spin, and the idle defaults "

@@ -490,17 +490,21 @@ class SegmentManagerTest
     }
 
     @Test
-    void keepFilesLeavesTheFilesButUnmaps() throws IOException
+    void keepFilesLeavesTheFilesOfWhatWasOpenAtCloseButUnmaps() throws IOException
     {
         final SegmentManager keeping = manager(0, 4, true);
         final Segment a = keeping.create(SegmentKind.INBOX, SegmentNames.inbox(0), 4096);
         final Segment b = keeping.create(SegmentKind.HEAP, SegmentNames.heap(0, 0), 4096);
-        keeping.remove(a);
+        final Segment c = keeping.create(SegmentKind.COLLECTIVE, SegmentNames.collective(6, 0), 4096);
+        keeping.remove(c);
+        // A removed segment's name can be used again (a freed communicator's context id is reused).
+        final Segment again = keeping.create(SegmentKind.COLLECTIVE, SegmentNames.collective(6, 0), 8192);
         keeping.close();
-        assertFalse(a.isMapped() || b.isMapped());
-        assertTrue(Files.exists(a.path()) && Files.exists(b.path()));
+        assertFalse(a.isMapped() || b.isMapped() || c.isMapped() || again.isMapped());
+        assertTrue(Files.exists(a.path()) && Files.exists(b.path()) && Files.exists(again.path()));
         Files.delete(a.path());
         Files.delete(b.path());
+        Files.delete(again.path());
     }
 
     @Test
