@@ -117,9 +117,25 @@ public final class Limits
         return ex != null && ex.getMessage() != null && ex.getMessage().contains(TOO_MANY_FILES);
     }
 
-    /** {@code message}, with the open-file limit named when {@code ex} is EMFILE. */
+    /**
+     * Whether {@code ex} says no process or thread could be made (fork's EAGAIN, the JVM's
+     * "unable to create native thread").
+     */
+    public static boolean isProcessLimit(final Throwable ex)
+    {
+        final String m = ex == null ? null : ex.getMessage();
+        return m != null && (m.contains("unable to create native thread") || m.contains("error=11,") ||
+            m.contains("Resource temporarily unavailable"));
+    }
+
+    /** {@code message}, with the open-file or process limit named when {@code ex} is owed to one. */
     public static String explain(final String message, final Throwable ex)
     {
+        if (isProcessLimit(ex) && !message.contains("ulimit -u"))
+        {
+            return message + " (a limit of processes and threads was reached: ulimit -u, or the pids limit of " +
+                "the job's control group)";
+        }
         if (!isTooManyFiles(ex) || message.contains("ulimit -n"))
         {
             return message;

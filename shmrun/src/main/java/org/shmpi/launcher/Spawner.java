@@ -293,27 +293,28 @@ final class Spawner
                     env.put(ShmpiConfig.envName(ShmpiConfig.SHM_KEEP_PROP), "true");
                 }
                 pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-                final Process process;
                 try
                 {
-                    process = pb.start();
+                    final Process process = pb.start();
+                    c.processes.add(process);
+                    final String tag = "[" + (id + 1) + "," + rank + "]";
+                    final OutputPump out = new OutputPump("shmrun-spawn-out-" + id + "-" + rank,
+                        process.getInputStream(), System.out, outputLock, tagOutput ? tag + "<stdout>:" : null);
+                    final OutputPump err = new OutputPump("shmrun-spawn-err-" + id + "-" + rank,
+                        process.getErrorStream(), System.err, outputLock, tagOutput ? tag + "<stderr>:" : null);
+                    out.start();
+                    pumps.add(out);
+                    err.start();
+                    pumps.add(err);
                 }
-                catch (final IOException ex)
+                catch (final IOException | OutOfMemoryError ex)
                 {
-                    end(c, ErrorClass.ERR_SPAWN, "cannot start spawned process " + rank + " (" + c.what[rank] + "): " +
-                        ex.getMessage());
+                    // OutOfMemoryError: a thread (the JDK's process reaper, an output pump) could not be made,
+                    // e.g. at a process limit. The spawn fails; the launcher and the parents' job go on.
+                    end(c, ErrorClass.ERR_SPAWN, org.shmpi.shm.Limits.explain("cannot start spawned process " + rank +
+                        " (" + c.what[rank] + "): " + ex.getMessage(), ex));
                     return;
                 }
-                c.processes.add(process);
-                final String tag = "[" + (id + 1) + "," + rank + "]";
-                final OutputPump out = new OutputPump("shmrun-spawn-out-" + id + "-" + rank, process.getInputStream(),
-                    System.out, outputLock, tagOutput ? tag + "<stdout>:" : null);
-                final OutputPump err = new OutputPump("shmrun-spawn-err-" + id + "-" + rank, process.getErrorStream(),
-                    System.err, outputLock, tagOutput ? tag + "<stderr>:" : null);
-                out.start();
-                err.start();
-                pumps.add(out);
-                pumps.add(err);
             }
         }
     }

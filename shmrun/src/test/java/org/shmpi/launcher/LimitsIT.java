@@ -19,6 +19,11 @@ import org.junit.jupiter.api.Timeout;
  * job is refused by shmrun before anything is made. A ring too small for a message: the smallest
  * ring (64 KiB) with every message eager (up to 2 MiB through it, in fragments), with and without
  * cross-memory attach, every byte checked; a ring below the smallest is refused naming the setting.
+ * A process limit reached during spawn (the job in a control group whose pids limit is lowered
+ * while it runs: root is not held by ulimit -u): ERR_SPAWN on every parent naming the limit, the
+ * launcher and the parents go on, and once the limit is lifted the same spawn works. Found by it:
+ * the launcher died of the OutOfMemoryError the JDK throws when it cannot start a process's
+ * reaper thread.
  */
 @Timeout(300)
 class LimitsIT
@@ -87,5 +92,60 @@ class LimitsIT
         assertTrue(r.exit != 0, r::toString);
         assertTrue(r.err.contains("shmpi.ring.capacity=4096") && r.err.contains("65536"), r::toString);
         assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+    }
+
+    @Test
+    void aProcessLimitDuringSpawnIsErrSpawnAndTheJobGoesOn() throws Exception
+    {
+        final Path pids = Path.of("/sys/fs/cgroup/pids");
+        final Path group = pids.resolve("shmpi-it-" + ProcessHandle.current().pid());
+        try
+        {
+            Files.createDirectories(group);
+        }
+        catch (final java.io.IOException ex)
+        {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false,
+                "LimitsIT: SKIP: no writable pids control group here (" + ex.getMessage() + ")");
+        }
+        final Path dir = Files.createTempDirectory("spawn-limit");
+        try
+        {
+            // Every thread made at JVM start (none later that the limit could stop in a parent).
+            final ShmrunHarness.Running job = ShmrunHarness.start("spawn-limit", List.of("sh", "-c",
+                "echo $$ > " + group.resolve("cgroup.procs") + "; exec \"$0\" \"$@\""), null, "-np", "2",
+                "--jvm-arg", "-XX:-UseDynamicNumberOfGCThreads", "--jvm-arg", "-XX:-UseDynamicNumberOfCompilerThreads",
+                "--jvm-arg", "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"), "-cp",
+                ShmrunHarness.TEST_CLASSES.toString(), "org.shmpi.launcher.progs.Spawning", "limited", dir.toString());
+            job.awaitLines("READY ", 2, 90_000);
+            final long running = Long.parseLong(Files.readString(group.resolve("pids.current")).trim());
+            Files.writeString(group.resolve("pids.max"), Long.toString(running + 4));
+            Files.createFile(dir.resolve("limit"));
+            final long deadline = System.nanoTime() + 90_000_000_000L;
+            while (!Files.exists(dir.resolve("failed")) && System.nanoTime() < deadline)
+            {
+                Thread.sleep(50);
+            }
+            Files.writeString(group.resolve("pids.max"), "max");
+            Files.createFile(dir.resolve("lifted"));
+            final ShmrunHarness.Result r = job.finish(120);
+            assertEquals(0, r.exit, r::toString);
+            for (int rank = 0; rank < 2; rank++)
+            {
+                assertTrue(r.out.contains("SPAWN LIMITED " + rank + " class " + mpi.MPI.ERR_SPAWN + " codes [" +
+                    mpi.MPI.ERR_SPAWN + ", " + mpi.MPI.ERR_SPAWN + "]"), r::toString);
+                assertTrue(r.out.contains("SPAWN AGAIN OK " + rank), r::toString);
+                assertTrue(r.out.contains("CHILD " + rank + " of 2 OK"), r::toString);
+            }
+            assertTrue(r.out.contains("ulimit -u"), r::toString);
+            assertEquals("0", Files.readString(group.resolve("pids.current")).trim(), "processes left");
+            assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid));
+        }
+        finally
+        {
+            Files.writeString(group.resolve("pids.max"), "max");
+            Files.delete(group);
+            ShmrunHarness.deleteTree(dir);
+        }
     }
 }

@@ -29,6 +29,10 @@ import mpi.MPIException;
  *     process holds (descriptors, threads, mappings of shared memory) after the first and the
  *     last, and the files of the job directory.</li>
  * <li>{@code tree DEPTH}: every process spawns one child from COMM_SELF until DEPTH levels.</li>
+ * <li>{@code limited DIR}: the parents print READY and wait for {@code DIR/limit} (the test has
+ *     put a process limit on the job meanwhile); a spawn of 2 children must fail with ERR_SPAWN;
+ *     rank 0 writes {@code DIR/failed} and waits for {@code DIR/lifted}; then the same spawn
+ *     works (children connect, a bcast, disconnect).</li>
  * </ul>
  */
 public final class Spawning
@@ -94,6 +98,39 @@ public final class Spawning
                 merged.free();
                 ic.disconnect();
                 System.out.println("PARENT " + rank + " OK");
+                break;
+            }
+            case "limited":
+            {
+                final Path dir = Path.of(args[1]);
+                System.out.println("READY " + rank + " " + ProcessHandle.current().pid());
+                System.out.flush();
+                awaitFile(dir.resolve("limit"));
+                final int[] codes = new int[2];
+                try
+                {
+                    MPI.COMM_WORLD.spawn("java", new String[] {SELF, "limited"}, 2, MPI.INFO_NULL, 0, codes)
+                        .disconnect();
+                    System.out.println("SPAWN UNDER THE LIMIT WORKED " + rank);
+                }
+                catch (final MPIException ex)
+                {
+                    System.out.println("SPAWN LIMITED " + rank + " class " + ex.getErrorClass() + " codes " +
+                        Arrays.toString(codes) + ": " + ex.getMessage());
+                }
+                final int[] sum = new int[1];
+                MPI.COMM_WORLD.allReduce(new int[] {1}, sum, 1, MPI.INT, MPI.SUM);
+                check(sum[0] == MPI.COMM_WORLD.getSize(), "sum " + sum[0]);
+                if (rank == 0)
+                {
+                    Files.write(dir.resolve("failed"), new byte[0]);
+                }
+                awaitFile(dir.resolve("lifted"));
+                final Intercomm ic = MPI.COMM_WORLD.spawn("java", new String[] {SELF, "limited"}, 2, MPI.INFO_NULL, 0,
+                    codes);
+                ic.bcast(new int[] {5}, 1, MPI.INT, rank == 0 ? MPI.ROOT : MPI.PROC_NULL);
+                ic.disconnect();
+                System.out.println("SPAWN AGAIN OK " + rank);
                 break;
             }
             case "bad":
@@ -178,6 +215,15 @@ public final class Spawning
         final int appnum = (Integer)MPI.COMM_WORLD.getAttr(MPI.APPNUM);
         switch (args[0])
         {
+            case "limited":
+            {
+                final int[] b = new int[1];
+                parent.bcast(b, 1, MPI.INT, 0);
+                check(b[0] == 5, "bcast " + b[0]);
+                parent.disconnect();
+                System.out.println("CHILD " + rank + " of " + size + " OK");
+                break;
+            }
             case "basic":
             {
                 check(size == 3, "child world " + size);
@@ -359,6 +405,14 @@ public final class Spawning
         if (!ok)
         {
             throw new AssertionError(what);
+        }
+    }
+
+    private static void awaitFile(final Path file) throws InterruptedException
+    {
+        while (!Files.exists(file))
+        {
+            Thread.sleep(20);
         }
     }
 }
