@@ -29,6 +29,8 @@ import mpi.MPIException;
  *     process holds (descriptors, threads, mappings of shared memory) after the first and the
  *     last, and the files of the job directory.</li>
  * <li>{@code tree DEPTH}: every process spawns one child from COMM_SELF until DEPTH levels.</li>
+ * <li>{@code child-dies}, {@code child-stops}: 2 children; child 0 exits with 7, or stops itself
+ *     (SIGSTOP), while parent 0 waits for a message from it.</li>
  * </ul>
  */
 public final class Spawning
@@ -139,6 +141,7 @@ public final class Spawning
             }
             case "no-disconnect":
             case "child-dies":
+            case "child-stops":
             case "parent-aborts":
             {
                 final Intercomm ic = MPI.COMM_WORLD.spawn("java", new String[] {SELF, args[0]}, 2, MPI.INFO_NULL, 0,
@@ -153,7 +156,7 @@ public final class Spawning
                     }
                     ic.recv(new int[1], 1, MPI.INT, 0, 9);
                 }
-                // child-dies: child 0 never sends; no-disconnect: it does.
+                // child-dies, child-stops: child 0 never sends; no-disconnect: it does.
                 final int[] v = new int[1];
                 ic.recv(v, 1, MPI.INT, rank % 2, 9);
                 check(v[0] == 9, "got " + v[0]);
@@ -231,6 +234,17 @@ public final class Spawning
                     System.out.println("CHILD 0 EXITS");
                     System.out.flush();
                     System.exit(7);
+                }
+                parent.send(new int[] {9}, 1, MPI.INT, 1, 9);
+                break;
+            case "child-stops":
+                if (rank == 0)
+                {
+                    System.out.println("CHILD 0 STOPS " + ProcessHandle.current().pid());
+                    System.out.flush();
+                    // SIGSTOP to itself: never resumed, its heartbeat stops.
+                    new ProcessBuilder("kill", "-STOP", Long.toString(ProcessHandle.current().pid())).start()
+                        .waitFor();
                 }
                 parent.send(new int[] {9}, 1, MPI.INT, 1, 9);
                 break;
