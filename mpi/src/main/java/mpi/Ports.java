@@ -245,8 +245,17 @@ final class Ports
                     System.arraycopy(idsIn(jobOf(source), comm.members), 0, reply, 2, comm.members.length);
                     sendInts(source, request[3], reply);
                     final String key = source + ":" + request[1];
-                    MPI.context().progress().awaitUntil(() -> DECISIONS.containsKey(key), BlockedCall.OTHER, null);
-                    if (DECISIONS.remove(key) == KIND_CONFIRM)
+                    // Spawned children that die before they confirm never will: the launcher's answer ends the wait.
+                    final java.util.function.BooleanSupplier failed = everyMillisecond(gaveUp);
+                    MPI.context().progress().awaitUntil(() -> DECISIONS.containsKey(key) || failed.getAsBoolean(),
+                        BlockedCall.OTHER, null);
+                    final Integer decision = DECISIONS.remove(key);
+                    if (decision == null)
+                    {
+                        fromRoot = new int[] {ErrorClass.ERR_SPAWN};
+                        break;
+                    }
+                    if (decision == KIND_CONFIRM)
                     {
                         fromRoot = new int[request.length - 4];
                         System.arraycopy(request, 5, fromRoot, 1, request.length - 5);
@@ -469,12 +478,22 @@ final class Ports
             throw new MPIException(outcome[0], what + (comm.myRank == root ? "" : " (at the root)"));
         }
         final int[] remote = java.util.Arrays.copyOfRange(outcome, 1, outcome.length);
-        final int[] ids = ContextAgreement.run(comm.members, comm.myRank, root, comm.collContextId,
-            ContextAgreement.BLOCKING, bridge, BlockedCall.BARRIER);
+        // Watched from here: the agreement waits on the other group's root, which may die meanwhile.
+        Connections.add(remote);
+        final int[] ids;
+        try
+        {
+            ids = ContextAgreement.run(comm.members, comm.myRank, root, comm.collContextId, ContextAgreement.BLOCKING,
+                bridge, BlockedCall.BARRIER);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            Connections.remove(remote);
+            throw ex;
+        }
         final Intercomm ic = new Intercomm("");
         ic.bindInter(comm.members, comm.myRank, remote, ids[0], ids[1]);
         ic.gateway = gateway;
-        Connections.add(remote);
         ic.errhandler = comm.errhandler;
         MPI.nameContexts(ic, "intercomm of " + comm.getName() + " through a port");
         return ic;
@@ -486,7 +505,7 @@ final class Ports
      */
     private static int[] take(final Port port, final java.util.function.BooleanSupplier gaveUp)
     {
-        final long[] checked = {System.nanoTime()};
+        final java.util.function.BooleanSupplier failed = everyMillisecond(gaveUp);
         MPI.context().progress().awaitUntil(() ->
         {
             synchronized (port)
@@ -496,18 +515,27 @@ final class Ports
                     return true;
                 }
             }
-            // A file to look at: at most every millisecond.
+            return failed.getAsBoolean();
+        }, BlockedCall.OTHER, null);
+        synchronized (port)
+        {
+            return port.waiting.poll();
+        }
+    }
+
+    /** {@code gaveUp} (a file to look at) asked at most every millisecond, false between; never when null. */
+    private static java.util.function.BooleanSupplier everyMillisecond(final java.util.function.BooleanSupplier gaveUp)
+    {
+        final long[] checked = {System.nanoTime()};
+        return () ->
+        {
             if (gaveUp != null && System.nanoTime() - checked[0] > 1_000_000L)
             {
                 checked[0] = System.nanoTime();
                 return gaveUp.getAsBoolean();
             }
             return false;
-        }, BlockedCall.OTHER, null);
-        synchronized (port)
-        {
-            return port.waiting.poll();
-        }
+        };
     }
 
     private static void sendInts(final int dest, final int tag, final int[] values)

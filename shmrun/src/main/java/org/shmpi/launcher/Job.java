@@ -533,7 +533,7 @@ final class Job
         fail(AbortKind.RANK_EXITED, rank, exitStatus, "shmrun: rank " + rank + " (pid " + process.pid() + ") " + what);
     }
 
-    private static String stripRankPrefix(final String recorded, final int rank)
+    static String stripRankPrefix(final String recorded, final int rank)
     {
         final String prefix = "rank " + rank + " ";
         final String prefixColon = "rank " + rank + ": ";

@@ -385,6 +385,10 @@ final class Spawner
             }
             allExited &= c.exited[r];
         }
+        if (!aborting && unresponsive(c))
+        {
+            return;
+        }
         if (c.state == STARTING && System.nanoTime() - c.deadlineNs > 0)
         {
             end(c, ErrorClass.ERR_SPAWN, "the spawned processes did not connect to their parents within " +
@@ -395,6 +399,46 @@ final class Spawner
         {
             finish(c);
         }
+    }
+
+    /**
+     * As {@link Job}'s own ranks: a spawned rank whose heartbeat is older than {@code
+     * shmpi.rank.timeout.ms} (stopped, e.g. by SIGSTOP) is killed; before its spawn joined, the
+     * spawn fails; after, the job ends, naming it. Whether it was so.
+     */
+    private boolean unresponsive(final Child c)
+    {
+        final long timeoutNs = config.rankTimeoutMs() * 1_000_000L;
+        if (timeoutNs <= 0)
+        {
+            return false;
+        }
+        final long now = System.nanoTime();
+        for (int r = 0; r < c.processes.size(); r++)
+        {
+            final int state = c.job.state(r);
+            final long silentNs = now - c.job.heartbeat(r);
+            if (c.exited[r] || (state != RankState.STARTED && state != RankState.INITIALIZED) || silentNs <= timeoutNs)
+            {
+                continue;
+            }
+            final Process p = c.processes.get(r);
+            final String message = "spawned rank " + r + " of spawn " + c.id + " (pid " + p.pid() + ") is " +
+                "unresponsive: no heartbeat for " + silentNs / 1_000_000 + " ms (stopped, e.g. by SIGSTOP, or " +
+                "starved of CPU; shmpi.rank.timeout.ms=" + config.rankTimeoutMs() + ")";
+            if (c.state == STARTING)
+            {
+                end(c, ErrorClass.ERR_SPAWN, message);
+            }
+            else
+            {
+                failure.fail(AbortKind.RANK_FAILED, -1, 1, "shmrun: " + message);
+                // A stopped process cannot take the abort: it goes now, the others with the grace period.
+                p.destroyForcibly();
+            }
+            return true;
+        }
+        return false;
     }
 
     private void exited(final Child c, final int rank, final Process p, final boolean aborting)
@@ -418,7 +462,22 @@ final class Spawner
         final String how = code == 0 ? "exited without calling MPI_Finalize" :
             code > 128 && code < 128 + 65 && state != RankState.FAILED ?
                 "killed by signal " + (code - 128) + " (" + Signals.name(code - 128) + ")" : "exited with code " + code;
+        final long publishedBy = System.nanoTime() + 200_000_000L;
+        while (c.job.isAborted() && !c.job.isAbortPublished() && System.nanoTime() - publishedBy < 0)
+        {
+            Thread.onSpinWait();
+        }
         final String recorded = c.job.isAborted() && c.job.abortReason() != null ? ": " + c.job.abortReason() : "";
+        final int failed = c.job.isAbortPublished() && c.job.abortKind() == AbortKind.RANK_FAILED &&
+            c.job.abortReason() != null ? c.job.abortRank() : -1;
+        if (failed >= 0 && failed != rank && failed < c.exited.length)
+        {
+            // Another spawned rank failed and its job's abort ended this one: name the one that failed (as Job does).
+            failure.fail(AbortKind.RANK_FAILED, -1, code == 0 ? 1 : code, "shmrun: spawned rank " + failed +
+                " of spawn " + c.id + " (pid " + c.job.pid(failed) + ") failed: " +
+                Job.stripRankPrefix(c.job.abortReason(), failed));
+            return;
+        }
         failure.fail(AbortKind.RANK_EXITED, -1, code == 0 ? 1 : code, "shmrun: spawned rank " + rank + " of spawn " +
             c.id + " (pid " + p.pid() + ") " + how + recorded);
     }

@@ -1,6 +1,7 @@
 package org.shmpi.launcher;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,28 +9,42 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
- * The fault driver: runs a workload ({@code progs.Faulty}) at 4 ranks under {@code shmrun}, waits
- * until every rank is in its loop, then at a random moment delivers one fault to a random rank:
- * {@code kill -9}, {@code SIGSTOP} (never resumed), {@code SIGTERM}, an exception thrown inside an
- * MPI call, or a heap exhausted inside one. Each run must end within its bound after the fault,
- * with a non-zero exit and the rank named in shmrun's message, with nothing of the job left in
- * {@code /dev/shm} when shmrun returns, no process of it left running, and (for the I/O workload)
- * the data synced before the fault intact. {@code FaultCampaignIT} runs a sample; {@code
- * bench/faults N} runs N and prints the report.
+ * The fault driver: runs a workload ({@code progs.Faulty}) at 4 ranks under {@code shmrun} (the
+ * {@code connect} workload: two jobs of 2 ranks joined through a port), waits until every rank is
+ * in its loop, then at a random moment delivers one fault to a random rank: {@code kill -9},
+ * {@code SIGSTOP} (never resumed), {@code SIGTERM}, an exception thrown inside an MPI call, or a
+ * heap exhausted inside one. In the {@code spawn} workload half the faults go to a spawned child
+ * instead: the next child to print {@code CHILD <pid>} after the random moment, a random time
+ * into its life (starting, connecting to its parents, or exchanging with them). Each run must
+ * end within its bound after the fault (every job of it), with a non-zero exit and the process
+ * named in shmrun's message (rank and pid; a child by its pid; the job connected to the faulted
+ * one names the process of it that ended), with nothing of the job left in {@code /dev/shm} when
+ * shmrun returns, no process of it (ranks, spawned children) left running, and (for the I/O
+ * workload) the data synced before the fault intact. {@code FaultCampaignIT} runs a sample;
+ * {@code bench/faults N} runs N and prints the report.
  */
 final class FaultCampaign
 {
-    static final String[] WORKLOADS = {"p2p-large", "coll-small", "coll-large", "coll-split", "rma", "io", "nbc"};
+    static final String[] WORKLOADS = {"p2p-large", "coll-small", "coll-large", "coll-split", "rma", "io", "nbc",
+        "spawn", "connect"};
     static final String[] FAULTS = {"kill9", "stop", "term", "throw", "oom"};
     /** shmpi.rank.timeout.ms in the runs: a stopped rank is found this long after it stopped. */
     static final long RANK_TIMEOUT_MS = 3_000;
     /** How long after the fault the job must have ended (SIGSTOP: after the rank timeout too). */
     static final long BOUND_MS = 5_000;
+    /**
+     * How far into a spawned child's life its fault comes, at most: it prints its pid before
+     * {@code MPI.Init}, and lives on for its start, its connection and {@code CHILD_EXCHANGE_MS}.
+     */
+    static final int CHILD_WINDOW_MS = 1_200;
+    private static final String PROG = "org.shmpi.launcher.progs.Faulty";
 
-    /** One run. */
-    record Outcome(String workload, String fault, int rank, long endMs, int exit, List<String> problems)
+    /** One run; {@code target} names the process that got the fault. */
+    record Outcome(String workload, String fault, String target, boolean child, long endMs, int exit,
+        List<String> problems)
     {
         boolean ok()
         {
@@ -37,8 +52,23 @@ final class FaultCampaign
         }
     }
 
+    /** One shmrun of a run, and the pids of its ranks (from their READY lines). */
+    private record Launched(String role, ShmrunHarness.Running job, long[] pids)
+    {
+    }
+
     private FaultCampaign()
     {
+    }
+
+    private static Launched launch(final String name, final String role, final int np, final String... progArgs)
+        throws Exception
+    {
+        final List<String> args = new ArrayList<>(List.of("--mca", "rank.timeout.ms", Long.toString(RANK_TIMEOUT_MS),
+            "-np", Integer.toString(np), "-cp", ShmrunHarness.TEST_CLASSES.toString(), "-Xmx192m", PROG));
+        args.addAll(List.of(progArgs));
+        return new Launched(role, ShmrunHarness.start(name + (role.isEmpty() ? "" : "-" + role), List.of(), null,
+            args.toArray(new String[0])), new long[np]);
     }
 
     static Outcome run(final Random rnd, final Path work, final int index, final String workload, final String fault)
@@ -46,70 +76,166 @@ final class FaultCampaign
     {
         final Path dir = work.resolve("run-" + index);
         Files.createDirectories(dir);
-        final ShmrunHarness.Running job = ShmrunHarness.start("fault-" + index + "-" + workload + "-" + fault,
-            List.of(), null, "--mca", "rank.timeout.ms", Long.toString(RANK_TIMEOUT_MS), "-np", "4", "-cp",
-            ShmrunHarness.TEST_CLASSES.toString(), "-Xmx192m", "org.shmpi.launcher.progs.Faulty", workload,
-            dir.toString());
-        final List<String> ready = job.awaitLines("READY ", 4, 90_000);
-        final long[] pids = new long[4];
-        for (final String l : ready)
+        final String name = "fault-" + index + "-" + workload + "-" + fault;
+        final List<Launched> jobs = new ArrayList<>();
+        if (workload.equals("connect"))
         {
-            final String[] f = l.split(" ");
-            pids[Integer.parseInt(f[1])] = Long.parseLong(f[2]);
+            jobs.add(launch(name, "server", 2, workload, dir.toString(), "server"));
+            jobs.add(launch(name, "client", 2, workload, dir.toString(), "client"));
+        }
+        else
+        {
+            jobs.add(launch(name, "", 4, workload, dir.toString()));
+        }
+        for (final Launched l : jobs)
+        {
+            for (final String line : l.job().awaitLines("READY ", l.pids().length, 90_000))
+            {
+                final String[] f = line.split(" ");
+                l.pids()[Integer.parseInt(f[1])] = Long.parseLong(f[2]);
+            }
         }
         Thread.sleep(rnd.nextInt(1_500));
-        final int rank = rnd.nextInt(4);
+        final boolean toChild = workload.equals("spawn") && rnd.nextBoolean();
+        final int pick = rnd.nextInt(4);
+        final int faulted = pick * jobs.size() / 4;
+        final int rank = pick % jobs.get(faulted).pids().length;
+        final long pid = toChild ? pickChild(rnd, jobs.get(0).job(), fault.equals("stop")) :
+            jobs.get(faulted).pids()[rank];
+        final String role = jobs.get(faulted).role();
+        final String target = toChild ? "spawned child (pid " + pid + ")" :
+            (role.isEmpty() ? "" : role + " ") + "rank " + rank + " (pid " + pid + ")";
         final long faultNs = System.nanoTime();
+        final long faultMs = System.currentTimeMillis();
         switch (fault)
         {
             case "kill9":
-                signal("KILL", pids[rank]);
+                signal("KILL", pid);
                 break;
             case "stop":
-                signal("STOP", pids[rank]);
+                signal("STOP", pid);
                 break;
             case "term":
-                signal("TERM", pids[rank]);
+                signal("TERM", pid);
                 break;
             case "throw":
-                Files.createFile(dir.resolve("throw-" + rank));
+                Files.createFile(dir.resolve("throw-" + pid));
                 break;
             case "oom":
-                Files.createFile(dir.resolve("oom-" + rank));
+                Files.createFile(dir.resolve("oom-" + pid));
                 break;
             default:
                 throw new IllegalArgumentException(fault);
         }
         final long bound = BOUND_MS + (fault.equals("stop") ? RANK_TIMEOUT_MS : 0);
-        final ShmrunHarness.Result r = job.finish(bound / 1000 + 60);
-        final long endMs = (r.exitMillis - System.currentTimeMillis()) + (System.nanoTime() - faultNs) / 1_000_000;
-        // Checked at once: nothing may be left when shmrun has returned.
-        final List<Path> left = ShmrunHarness.jobDirectoriesOf(r.pid);
         final List<String> problems = new ArrayList<>();
-        if (endMs > bound)
+        long endMs = 0;
+        int exit = 0;
+        final List<Long> processes = new ArrayList<>();
+        // Each job is looked at as soon as its shmrun has returned (the connected one may end first).
+        final long deadlineNs = faultNs + (bound + 60_000) * 1_000_000;
+        final boolean[] done = new boolean[jobs.size()];
+        int pending = jobs.size();
+        while (pending > 0)
         {
-            problems.add("ended " + endMs + " ms after the fault (bound " + bound + ")");
-        }
-        if (r.exit == 0)
-        {
-            problems.add("exit 0");
-        }
-        final String named = fault.equals("throw") || fault.equals("oom") ? "rank " + rank + " " :
-            "rank " + rank + " (pid " + pids[rank] + ")";
-        if (!r.err.contains(named))
-        {
-            problems.add("shmrun did not name " + named.trim());
-        }
-        if (!left.isEmpty())
-        {
-            problems.add("left in /dev/shm when shmrun returned: " + left);
-        }
-        for (final long pid : pids)
-        {
-            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+            for (int j = 0; j < jobs.size(); j++)
             {
-                problems.add("rank process " + pid + " still runs");
-                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                final Launched l = jobs.get(j);
+                if (done[j] || (l.job().process.isAlive() && System.nanoTime() - deadlineNs < 0))
+                {
+                    continue;
+                }
+                done[j] = true;
+                pending--;
+                final String which = l.role().isEmpty() ? "" : l.role() + " job: ";
+                final ShmrunHarness.Result r;
+                try
+                {
+                    r = l.job().finish(1);
+                }
+                catch (final AssertionError ex)
+                {
+                    // Preserved and killed by the harness.
+                    problems.add(which + ex.getMessage());
+                    if (toChild && ex.getMessage().contains("CHILD-END " + pid + "\n"))
+                    {
+                        problems.add("the fault may have missed the child: it had printed CHILD-END");
+                    }
+                    endMs = Math.max(endMs, (System.nanoTime() - faultNs) / 1_000_000);
+                    continue;
+                }
+                final long jobEndMs = r.exitMillis - firedAt(dir, pid, faultMs);
+                endMs = Math.max(endMs, jobEndMs);
+                // Checked at once: nothing may be left when shmrun has returned.
+                final List<Path> left = ShmrunHarness.jobDirectoriesOf(r.pid);
+                if (j == faulted)
+                {
+                    exit = r.exit;
+                }
+                if (jobEndMs > bound)
+                {
+                    problems.add(which + "ended " + jobEndMs + " ms after the fault (bound " + bound + ")");
+                }
+                if (r.exit == 0)
+                {
+                    problems.add(which + "exit 0");
+                }
+                final String named;
+                if (toChild)
+                {
+                    named = "pid " + pid + "\\b";
+                }
+                else if (j != faulted)
+                {
+                    // The connected job names the other job's process that ended (faulted, or ended by its abort).
+                    named = "connected to this one, ended without MPI_Finalize";
+                }
+                else if (fault.equals("throw") || fault.equals("oom"))
+                {
+                    named = "rank " + rank + " ";
+                }
+                else
+                {
+                    // As shmrun saw it, or as a connected process (a spawned child) saw it first.
+                    named = "rank " + rank + "( of job \\S+)? \\(pid " + pid + "\\)";
+                }
+                if (!Pattern.compile(named).matcher(r.err).find())
+                {
+                    problems.add(which + "shmrun did not name " + named.trim());
+                }
+                if (!left.isEmpty())
+                {
+                    problems.add(which + "left in /dev/shm when shmrun returned: " + left);
+                }
+                if (toChild && r.out.contains("CHILD-END " + pid + "\n"))
+                {
+                    problems.add("the fault may have missed the child: it had printed CHILD-END");
+                }
+                for (final long p : l.pids())
+                {
+                    processes.add(p);
+                }
+                processes.addAll(childPids(r.out));
+                if (!problems.isEmpty())
+                {
+                    ShmrunHarness.preserveJobDirectories(name, r.pid);
+                    problems.add(which + "output: " + r);
+                }
+                if (Boolean.getBoolean("shmpi.faults.verbose"))
+                {
+                    System.out.printf("run %d %s / %s -> %s: %s%d ms, exit %d, %s%n", index, workload, fault, target,
+                        which, jobEndMs, r.exit, r.err.lines().filter(e -> e.startsWith("shmrun: ") &&
+                        !e.contains("removed stale")).findFirst().orElse("(shmrun said nothing)"));
+                }
+            }
+            Thread.sleep(5);
+        }
+        for (final long p : processes)
+        {
+            if (ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false))
+            {
+                problems.add("process " + p + " still runs");
+                ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
             }
         }
         if (workload.equals("io"))
@@ -127,13 +253,89 @@ final class FaultCampaign
                 }
             }
         }
-        if (!problems.isEmpty())
-        {
-            ShmrunHarness.preserveJobDirectories("fault-" + index, r.pid);
-            problems.add("output: " + r);
-        }
         ShmrunHarness.deleteTree(dir);
-        return new Outcome(workload, fault, rank, endMs, r.exit, problems);
+        return new Outcome(workload, fault, target, toChild, endMs, exit, problems);
+    }
+
+    /**
+     * When the fault happened: for a throw or a heap exhausted, when the process's reduction found
+     * the trap file (it writes the time into {@code fired-<pid>}; a process between MPI calls, e.g.
+     * a spawned child still starting, comes to it later); for a signal, when it was sent.
+     */
+    private static long firedAt(final Path dir, final long pid, final long sentMs) throws IOException
+    {
+        final Path fired = dir.resolve("fired-" + pid);
+        return Files.exists(fired) ? Long.parseLong(Files.readString(fired).trim()) : sentMs;
+    }
+
+    /**
+     * The spawned child to fault: the next to print {@code CHILD <pid>}, after a random part of
+     * {@code CHILD_WINDOW_MS}; when that one has already ended, the newest that still runs (or the
+     * next to start). To be stopped, a child must have begun its {@code MPI.Init} (mapped its job
+     * file, so it has a heartbeat): a process stopped before that is found only by the spawn's
+     * deadline ({@code shmpi.connect.timeout.ms} + 30 s), as a child that never starts.
+     */
+    private static long pickChild(final Random rnd, final ShmrunHarness.Running job, final boolean initBegun)
+        throws Exception
+    {
+        final int seen = childPids(job.out.text()).size();
+        final List<Long> next = childPids(String.join("\n", job.awaitLines("CHILD ", seen + 1, 60_000)));
+        long pid = next.get(next.size() - 1);
+        Thread.sleep(rnd.nextInt(CHILD_WINDOW_MS));
+        while (true)
+        {
+            while (initBegun && isRunning(job, pid) && !mapsItsJobFile(pid))
+            {
+                Thread.sleep(1);
+            }
+            if (isRunning(job, pid))
+            {
+                return pid;
+            }
+            // Ended already: the newest child, or the next to start.
+            final List<Long> all = childPids(job.out.text());
+            pid = all.get(all.size() - 1);
+            if (!isRunning(job, pid))
+            {
+                final List<Long> later = childPids(String.join("\n", job.awaitLines("CHILD ", all.size() + 1,
+                    60_000)));
+                pid = later.get(later.size() - 1);
+            }
+        }
+    }
+
+    /** A spawned child runs and has not printed {@code CHILD-END} (it would be gone by the fault). */
+    private static boolean isRunning(final ShmrunHarness.Running job, final long pid)
+    {
+        return ShmrunHarness.isRunning(pid) && !job.out.text().contains("CHILD-END " + pid + "\n");
+    }
+
+    /** Whether process {@code pid} has mapped a spawned job's job file (its MPI.Init has begun). */
+    private static boolean mapsItsJobFile(final long pid)
+    {
+        try
+        {
+            return Files.readAllLines(Path.of("/proc/" + pid + "/maps")).stream()
+                .anyMatch(l -> l.matches(".*/spawn-[0-9]+/job"));
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+
+    /** The pids of the spawned children in a job's output ({@code CHILD <pid>} lines), in order. */
+    private static List<Long> childPids(final String out)
+    {
+        final List<Long> pids = new ArrayList<>();
+        for (final String l : out.split("\n"))
+        {
+            if (l.startsWith("CHILD "))
+            {
+                pids.add(Long.parseLong(l.substring(6).trim()));
+            }
+        }
+        return pids;
     }
 
     private static void signal(final String name, final long pid) throws IOException, InterruptedException
@@ -141,18 +343,33 @@ final class FaultCampaign
         new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start().waitFor();
     }
 
-    /** {@code n} randomized runs: every workload and fault in turn, random rank and moment. */
-    static List<Outcome> campaign(final long seed, final int n, final Path work) throws Exception
+    /** {@code n} randomized runs of the given workloads and faults, each in turn, random rank and moment. */
+    static List<Outcome> campaign(final long seed, final int n, final Path work, final String[] workloads,
+        final String[] faults) throws Exception
     {
         final Random rnd = new Random(seed);
         final List<Outcome> out = new ArrayList<>();
+        // Run i = q * workloads + w gets fault (i + step * q): every pair within workloads * faults runs
+        // when workloads + step and faults share no factor (9 workloads and step 1 would pair each with one fault).
+        int step = 1;
+        while (BigInteger.valueOf(workloads.length + step).gcd(BigInteger.valueOf(faults.length)).intValue() != 1)
+        {
+            step++;
+        }
         for (int i = 0; i < n; i++)
         {
-            final String workload = WORKLOADS[(i + rnd.nextInt(2)) % WORKLOADS.length];
-            final String fault = FAULTS[(i / WORKLOADS.length + i) % FAULTS.length];
+            final String workload = workloads[(i + rnd.nextInt(2)) % workloads.length];
+            final String fault = faults[(i + step * (i / workloads.length)) % faults.length];
             out.add(run(rnd, work, i, workload, fault));
         }
         return out;
+    }
+
+    /** A comma-separated selection (e.g. {@code -Dshmpi.faults.workloads=spawn,connect}), or all. */
+    static String[] selected(final String property, final String[] all)
+    {
+        final String v = System.getProperty(property, "");
+        return v.isBlank() ? all : v.split(",");
     }
 
     /** Combinations, outcomes and times to end (min / median / max), one line each. */
@@ -161,7 +378,8 @@ final class FaultCampaign
         final Map<String, List<Outcome>> by = new TreeMap<>();
         for (final Outcome o : outcomes)
         {
-            by.computeIfAbsent(o.workload() + " / " + o.fault(), k -> new ArrayList<>()).add(o);
+            by.computeIfAbsent(o.workload() + " / " + o.fault() + (o.child() ? " child" : ""),
+                k -> new ArrayList<>()).add(o);
         }
         final StringBuilder b = new StringBuilder("fault campaign: seed " + seed + ", " + outcomes.size() + " runs, " +
             outcomes.stream().filter(Outcome::ok).count() + " as required\n");
@@ -183,8 +401,8 @@ final class FaultCampaign
         {
             if (!o.ok())
             {
-                b.append("FAILED ").append(o.workload()).append(" / ").append(o.fault()).append(" rank ")
-                    .append(o.rank()).append(": ").append(String.join("; ", o.problems())).append('\n');
+                b.append("FAILED ").append(o.workload()).append(" / ").append(o.fault()).append(' ')
+                    .append(o.target()).append(": ").append(String.join("; ", o.problems())).append('\n');
             }
         }
         return b.toString();
@@ -196,7 +414,8 @@ final class FaultCampaign
         final int n = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         final long seed = args.length > 1 ? Long.parseLong(args[1]) : System.currentTimeMillis();
         final Path work = Files.createTempDirectory("shmpi-faults-");
-        final List<Outcome> outcomes = campaign(seed, n, work);
+        final List<Outcome> outcomes = campaign(seed, n, work, selected("shmpi.faults.workloads", WORKLOADS),
+            selected("shmpi.faults.kinds", FAULTS));
         System.out.print(report(seed, outcomes));
         ShmrunHarness.deleteTree(work);
         System.exit(outcomes.stream().allMatch(Outcome::ok) ? 0 : 1);

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code MPI_Comm_spawn} under {@code shmrun} with real processes (program {@code progs.Spawning}):
  * children that get their arguments, class path and parents; failures to start as ERR_SPAWN;
  * spawnMultiple with APPNUM and info keys; the launcher's ownership of spawned ranks (a child that
- * dies ends the job, an abort of the parents ends the children, a program that never disconnects
- * finalizes); 200 sequential spawns that leak nothing; a tree of spawns four levels deep. Every
- * case also checks that the job left nothing in {@code /dev/shm}.
+ * dies or stops ends the job, an abort of the parents ends the children, a program that never
+ * disconnects finalizes); 200 sequential spawns that leak nothing; a tree of spawns four levels
+ * deep. Every case also checks that the job left nothing in {@code /dev/shm}.
  */
 @Timeout(600)
 class SpawnIT
@@ -96,6 +96,21 @@ class SpawnIT
         assertNotEquals(0, r.exit, r::toString);
         assertTrue(r.err.contains("spawned rank 0 of spawn 1 (pid "), r::toString);
         assertTrue(r.err.contains("exited with code 7"), r::toString);
+    }
+
+    /** A spawned rank stopped (SIGSTOP) after it joined: found by its heartbeat, killed, the job ends naming it. */
+    @Test
+    void aSpawnedRankThatStopsEndsTheJob() throws Exception
+    {
+        final ShmrunHarness.Result r = ShmrunHarness.run("spawn-child-stops", 400, "--mca", "rank.timeout.ms", "2000",
+            "-np", "2", "-cp", ShmrunHarness.TEST_CLASSES.toString(), PROG, "child-stops");
+        assertEquals(List.of(), ShmrunHarness.jobDirectoriesOf(r.pid), "the job left its directory behind");
+        assertNotEquals(0, r.exit, r::toString);
+        final Matcher stopped = Pattern.compile("CHILD 0 STOPS ([0-9]+)").matcher(r.out);
+        assertTrue(stopped.find(), r::toString);
+        assertTrue(r.err.contains("spawned rank 0 of spawn 1 (pid " + stopped.group(1) + ") is unresponsive"),
+            r::toString);
+        assertTrue(ProcessHandle.of(Long.parseLong(stopped.group(1))).isEmpty(), "the stopped child still exists");
     }
 
     @Test

@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import mpi.Comm;
 import mpi.Datatype;
 import mpi.File;
+import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Op;
@@ -23,15 +25,29 @@ import mpi.Win;
  * two communicators from a split, so hierarchical and flat paths), {@code rma} (an exclusive lock
  * held around puts, and fences), {@code io} (a collective write at every step; the first step's
  * data is synced before READY, and its file given as {@code DIR/io.dat}), {@code nbc} (an
- * iAllReduce in flight while computing).
+ * iAllReduce in flight while computing), {@code spawn} (the world spawns 1 or 2 children, which
+ * print {@code CHILD <pid>} before their {@code MPI.Init}; parents and children exchange for
+ * {@link #CHILD_EXCHANGE_MS} (point-to-point, an inter-communicator bcast, a merged allReduce, a
+ * reduce rooted at each child in turn, a local reduction in each child), print {@code CHILD-END
+ * <pid>}, disconnect; the children finalize), {@code connect} (two jobs: {@code connect DIR
+ * server} opens a port at rank 0, writes it to {@code DIR/port} and accepts on its world, {@code
+ * connect DIR client} connects to it; that first connection stays open and carries an exchange
+ * each step, and each step joins the two worlds once more through the port, exchanges, merges and
+ * disconnects).
  *
- * <p>A rank that finds the file {@code DIR/throw-<rank>} throws from inside an MPI call (a user
- * reduction's function), one that finds {@code DIR/oom-<rank>} runs out of heap there.
+ * <p>A process that finds the file {@code DIR/throw-<pid>} throws from inside an MPI call (a user
+ * reduction's function), one that finds {@code DIR/oom-<pid>} runs out of heap there; first it
+ * writes the time (ms) into {@code DIR/fired-<pid>}.
  */
 public final class Faulty
 {
+    /** The first argument of a spawned child. */
+    static final String CHILD = "spawn-child";
+    /** How long parents and children of one spawn exchange before they disconnect. */
+    static final long CHILD_EXCHANGE_MS = 1_000;
+
     private static Path dir;
-    private static int me;
+    private static long pid;
 
     private Faulty()
     {
@@ -39,21 +55,24 @@ public final class Faulty
 
     public static void main(final String[] args) throws Exception
     {
-        MPI.Init(args);
         final String workload = args[0];
         dir = Path.of(args[1]);
-        final Intracomm world = MPI.COMM_WORLD;
-        me = world.getRank();
-        final int size = world.getSize();
-        // A user reduction: the way a fault gets inside an MPI call.
-        final Op trap = new Op(new UserFunction()
+        pid = ProcessHandle.current().pid();
+        if (workload.equals(CHILD))
         {
-            @Override
-            public void call(final Object in, final Object inOut, final int count, final Datatype type)
-            {
-                trap();
-            }
-        }, true);
+            // Before Init: a fault may come while the child starts and connects to its parents.
+            System.out.println("CHILD " + pid);
+            System.out.flush();
+            MPI.Init(args);
+            exchange(Intercomm.getParent(), false, trapOp());
+            MPI.Finalize();
+            return;
+        }
+        MPI.Init(args);
+        final Intracomm world = MPI.COMM_WORLD;
+        final int me = world.getRank();
+        final int size = world.getSize();
+        final Op trap = trapOp();
         File file = null;
         if (workload.equals("io"))
         {
@@ -73,7 +92,15 @@ public final class Faulty
             win = new Win(MPI.newByteBuffer(1 << 16), 1 << 16, 1, MPI.INFO_NULL, world);
         }
         final Intracomm half = world.split(me % 2, me);
-        System.out.println("READY " + me + " " + ProcessHandle.current().pid());
+        final boolean server = workload.equals("connect") && args[2].equals("server");
+        String port = null;
+        Intercomm anchor = null;
+        if (workload.equals("connect"))
+        {
+            port = me == 0 ? (server ? openPort() : readPort()) : null;
+            anchor = server ? world.accept(port, 0) : world.connect(port, 0);
+        }
+        System.out.println("READY " + me + " " + pid);
         System.out.flush();
         final ByteBuffer big = MPI.newByteBuffer(4 << 20);
         final ByteBuffer bigIn = MPI.newByteBuffer(4 << 20);
@@ -141,21 +168,149 @@ public final class Faulty
                     r.waitFor();
                     break;
                 }
+                case "spawn":
+                {
+                    final Intercomm children = world.spawn("java", new String[] {Faulty.class.getName(), CHILD,
+                        dir.toString()}, 1 + (int)(step % 2), MPI.INFO_NULL, 0, null);
+                    exchange(children, true, trap);
+                    break;
+                }
+                case "connect":
+                {
+                    final int[] v = {(int)step};
+                    anchor.allReduce(v, new int[1], 1, MPI.INT, MPI.SUM);
+                    anchor.sendRecv(v, 1, MPI.INT, me, 3, new int[1], 1, MPI.INT, me, 3);
+                    final Intercomm ic = server ? world.accept(port, 0) : world.connect(port, 0);
+                    final Intracomm merged = ic.merge(!server);
+                    ic.bcast(v, 1, MPI.INT, server ? (me == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0);
+                    merged.allReduce(v, new int[1], 1, MPI.INT, trap);
+                    merged.reduce(v, new int[1], 1, MPI.INT, trap, (int)(step % merged.getSize()));
+                    merged.free();
+                    ic.disconnect();
+                    break;
+                }
                 default:
                     throw new IllegalArgumentException(workload);
             }
         }
     }
 
+    /** A user reduction: the way a fault gets inside an MPI call. */
+    private static Op trapOp()
+    {
+        return new Op(new UserFunction()
+        {
+            @Override
+            public void call(final Object in, final Object inOut, final int count, final Datatype type)
+            {
+                trap();
+            }
+        }, true);
+    }
+
+    /**
+     * Parents and children of one spawn, on both sides: for {@link #CHILD_EXCHANGE_MS} (the
+     * parents' root decides) rounds of point-to-point between each child and one parent, a merged
+     * allReduce and a reduce rooted at a child, a local reduction in the children (so that the trap
+     * surely runs there), an inter-communicator bcast; then the children print {@code CHILD-END
+     * <pid>}, and both disconnect.
+     */
+    private static void exchange(final Intercomm ic, final boolean parent, final Op trap)
+    {
+        final Intracomm merged = ic.merge(!parent);
+        final int parents = parent ? ic.getSize() : ic.getRemoteSize();
+        final int children = parent ? ic.getRemoteSize() : ic.getSize();
+        final int rank = ic.getRank();
+        final long start = System.nanoTime();
+        final int[] go = {1};
+        for (int round = 0; go[0] == 1; round++)
+        {
+            final int[] v = {round};
+            for (int c = 0; c < children; c++)
+            {
+                final int p = (c + round) % parents;
+                if (parent && rank == p)
+                {
+                    ic.sendRecv(v, 1, MPI.INT, c, 4, new int[1], 1, MPI.INT, c, 4);
+                }
+                else if (!parent && rank == c)
+                {
+                    ic.sendRecv(v, 1, MPI.INT, p, 4, new int[1], 1, MPI.INT, p, 4);
+                }
+            }
+            merged.allReduce(v, new int[1], 1, MPI.INT, trap);
+            merged.reduce(v, new int[1], 1, MPI.INT, trap, parents + round % children);
+            if (!parent)
+            {
+                // Where a collective runs the reduction depends on its algorithm; here it surely runs in the child.
+                Comm.reduceLocal(v, new int[1], 1, MPI.INT, trap);
+            }
+            ic.bcast(v, 1, MPI.INT, parent ? (rank == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0);
+            if (parent && rank == 0)
+            {
+                go[0] = System.nanoTime() - start < CHILD_EXCHANGE_MS * 1_000_000 ? 1 : 0;
+            }
+            merged.bcast(go, 1, MPI.INT, 0);
+        }
+        merged.free();
+        if (!parent)
+        {
+            System.out.println("CHILD-END " + pid);
+            System.out.flush();
+        }
+        ic.disconnect();
+    }
+
+    /** Server's rank 0: opens the port and hands it to the client job through {@code DIR/port}. */
+    private static String openPort() throws java.io.IOException
+    {
+        final String port = Intracomm.openPort();
+        final Path tmp = dir.resolve("port.tmp");
+        Files.writeString(tmp, port);
+        Files.move(tmp, dir.resolve("port"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return port;
+    }
+
+    /** Client's rank 0: the server's port (waits for it, at most 60 s). */
+    private static String readPort() throws java.io.IOException, InterruptedException
+    {
+        final Path f = dir.resolve("port");
+        final long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!Files.exists(f))
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new IllegalStateException("no port in " + f);
+            }
+            Thread.sleep(10);
+        }
+        return Files.readString(f);
+    }
+
+    /** The moment the fault happens, for the campaign's time to end: {@code DIR/fired-<pid>} holds it (ms). */
+    private static void fired()
+    {
+        try
+        {
+            Files.writeString(dir.resolve("fired-" + pid), Long.toString(System.currentTimeMillis()));
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
     /** Inside MPI (a user reduction): a fault asked for by the campaign. */
     private static void trap()
     {
-        if (Files.exists(dir.resolve("throw-" + me)))
+        if (Files.exists(dir.resolve("throw-" + pid)))
         {
-            throw new IllegalStateException("fault campaign: thrown inside allReduce on rank " + me);
+            fired();
+            throw new IllegalStateException("fault campaign: thrown inside a reduction in pid " + pid);
         }
-        if (Files.exists(dir.resolve("oom-" + me)))
+        if (Files.exists(dir.resolve("oom-" + pid)))
         {
+            fired();
             final List<long[]> hog = new ArrayList<>();
             while (true)
             {

@@ -33,6 +33,8 @@ import mpi.MPIException;
  *     put a process limit on the job meanwhile); a spawn of 2 children must fail with ERR_SPAWN;
  *     rank 0 writes {@code DIR/failed} and waits for {@code DIR/lifted}; then the same spawn
  *     works (children connect, a bcast, disconnect).</li>
+ * <li>{@code child-dies}, {@code child-stops}: 2 children; child 0 exits with 7, or stops itself
+ *     (SIGSTOP), while parent 0 waits for a message from it.</li>
  * </ul>
  */
 public final class Spawning
@@ -176,6 +178,7 @@ public final class Spawning
             }
             case "no-disconnect":
             case "child-dies":
+            case "child-stops":
             case "parent-aborts":
             {
                 final Intercomm ic = MPI.COMM_WORLD.spawn("java", new String[] {SELF, args[0]}, 2, MPI.INFO_NULL, 0,
@@ -190,7 +193,7 @@ public final class Spawning
                     }
                     ic.recv(new int[1], 1, MPI.INT, 0, 9);
                 }
-                // child-dies: child 0 never sends; no-disconnect: it does.
+                // child-dies, child-stops: child 0 never sends; no-disconnect: it does.
                 final int[] v = new int[1];
                 ic.recv(v, 1, MPI.INT, rank % 2, 9);
                 check(v[0] == 9, "got " + v[0]);
@@ -277,6 +280,17 @@ public final class Spawning
                     System.out.println("CHILD 0 EXITS");
                     System.out.flush();
                     System.exit(7);
+                }
+                parent.send(new int[] {9}, 1, MPI.INT, 1, 9);
+                break;
+            case "child-stops":
+                if (rank == 0)
+                {
+                    System.out.println("CHILD 0 STOPS " + ProcessHandle.current().pid());
+                    System.out.flush();
+                    // SIGSTOP to itself: never resumed, its heartbeat stops.
+                    new ProcessBuilder("kill", "-STOP", Long.toString(ProcessHandle.current().pid())).start()
+                        .waitFor();
                 }
                 parent.send(new int[] {9}, 1, MPI.INT, 1, 9);
                 break;
