@@ -98,7 +98,7 @@ final class Job
             final Map<String, String> childEnv = new HashMap<>(System.getenv());
             childEnv.putAll(options.env);
             spawner = new Spawner(directory.path(), config, childEnv, outputLock, options.tagOutput, options.keepShm,
-                universeSize(), pumps, this::fail);
+                universeSize(), pumps, this::failFromSpawn);
             final Thread heartbeat = new Thread(this::heartbeat, "shmrun-heartbeat");
             heartbeat.setDaemon(true);
             heartbeat.start();
@@ -489,29 +489,9 @@ final class Job
                 return;
             }
         }
-        if (job.isAborted())
+        if (failAsRecorded(code))
         {
-            awaitAbortPublished();
-            final int abortRank = job.abortRank();
-            if (abortRank >= 0)
-            {
-                final int kind = job.abortKind();
-                final String recorded = job.abortReason();
-                if (kind == AbortKind.MPI_ABORT)
-                {
-                    fail(kind, abortRank, job.abortCode(), "shmrun: " + recorded);
-                }
-                else if (kind == AbortKind.RANK_FAILED)
-                {
-                    fail(kind, abortRank, job.abortCode(), "shmrun: rank " + abortRank + " (pid " + job.pid(abortRank) +
-                        ") failed: " + stripRankPrefix(recorded, abortRank));
-                }
-                else
-                {
-                    fail(kind, abortRank, code == 0 ? 1 : code, "shmrun: " + recorded);
-                }
-                return;
-            }
+            return;
         }
         final String what;
         final int exitStatus;
@@ -531,6 +511,64 @@ final class Job
             exitStatus = code;
         }
         fail(AbortKind.RANK_EXITED, rank, exitStatus, "shmrun: rank " + rank + " (pid " + process.pid() + ") " + what);
+    }
+
+    /**
+     * When a rank of this job has recorded why the job ends (MPI_Abort, a failure), fails the job
+     * with that record (the first cause) rather than with what a process that then ended says;
+     * whether it did. {@code code}: the exit code of the process that ended.
+     */
+    private boolean failAsRecorded(final int code)
+    {
+        if (!job.isAborted())
+        {
+            return false;
+        }
+        awaitAbortPublished();
+        final int abortRank = job.abortRank();
+        if (abortRank < 0)
+        {
+            return false;
+        }
+        final int kind = job.abortKind();
+        final String recorded = job.abortReason();
+        if (kind == AbortKind.MPI_ABORT)
+        {
+            fail(kind, abortRank, job.abortCode(), "shmrun: " + recorded);
+        }
+        else if (kind == AbortKind.RANK_FAILED)
+        {
+            fail(kind, abortRank, job.abortCode(), "shmrun: rank " + abortRank + " (pid " + job.pid(abortRank) +
+                ") failed: " + stripRankPrefix(recorded, abortRank));
+        }
+        else
+        {
+            fail(kind, abortRank, code == 0 ? 1 : code, "shmrun: " + recorded);
+        }
+        return true;
+    }
+
+    /**
+     * A spawned process failed or ended: when it did because a rank of this job aborted first (its
+     * children see the parent end), the job ends as that abort says.
+     */
+    private void failFromSpawn(final int kind, final int rank, final int exitStatus, final String message)
+    {
+        if (aborting)
+        {
+            return;
+        }
+        if (job.isAborted())
+        {
+            awaitAbortPublished();
+        }
+        // Not when this job's record is itself a rank seeing a connected process end (that may be the spawned one).
+        final boolean firstCause = job.isAborted() && (job.abortKind() == AbortKind.MPI_ABORT ||
+            job.abortKind() == AbortKind.RANK_FAILED && !String.valueOf(job.abortReason()).contains("connected to"));
+        if (!firstCause || !failAsRecorded(exitStatus))
+        {
+            fail(kind, rank, exitStatus, message);
+        }
     }
 
     static String stripRankPrefix(final String recorded, final int rank)
