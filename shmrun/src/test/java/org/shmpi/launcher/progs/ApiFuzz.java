@@ -49,13 +49,11 @@ public final class ApiFuzz
         "wait", "startAll", "iRecv", "recvInit", "irecv", "iProbe", "improbe", "imProbe", "imRecv", "cancel",
         "getStatus", "testAll", "testAny", "testSome", "test", "free", "setAttr", "deleteAttr", "createKeyval",
         "freeKeyval", "completionCallback", "detach", "readAtAll", "writeAtAll");
-    private static volatile String current = "";
     /** Handles freed before the calls, drawn as arguments and receivers beside live ones. */
     private static Datatype freedType;
     private static Intracomm freedComm;
     private static Info freedInfo;
     private static Group freedGroup;
-    private static volatile long since;
 
     private ApiFuzz()
     {
@@ -79,28 +77,7 @@ public final class ApiFuzz
         final long seed = Long.parseLong(args[0]);
         final int calls = Integer.parseInt(args[1]);
         final int rank = MPI.COMM_WORLD.getRank();
-        final Thread guard = new Thread(() ->
-        {
-            while (true)
-            {
-                try
-                {
-                    Thread.sleep(1_000);
-                }
-                catch (final InterruptedException ex)
-                {
-                    return;
-                }
-                if (since != 0 && System.nanoTime() - since > 20_000_000_000L)
-                {
-                    System.out.println("HANG rank " + rank + ": " + current);
-                    System.out.flush();
-                    Runtime.getRuntime().halt(3);
-                }
-            }
-        }, "fuzz-guard");
-        guard.setDaemon(true);
-        guard.start();
+        final HangGuard guard = HangGuard.start(rank);
         final List<Method> methods = new ArrayList<>();
         for (final Class<?> c : new Class<?>[] {Comm.class, Intracomm.class, Intercomm.class, Group.class,
             Datatype.class, Info.class, Op.class, Status.class, CartComm.class, MPI.class})
@@ -139,8 +116,7 @@ public final class ApiFuzz
             {
                 continue;
             }
-            current = m.getDeclaringClass().getSimpleName() + "." + m.getName() + describe(a);
-            since = System.nanoTime();
+            guard.enter(m.getDeclaringClass().getSimpleName() + "." + m.getName() + describe(a));
             try
             {
                 m.invoke(target, a);
@@ -158,7 +134,7 @@ public final class ApiFuzz
                 {
                     final String key = m.getDeclaringClass().getSimpleName() + "." + m.getName() + " -> " +
                         t.getClass().getSimpleName();
-                    defects.putIfAbsent(key, current + ": " + t);
+                    defects.putIfAbsent(key, guard.current() + ": " + t);
                 }
             }
             catch (final IllegalAccessException | IllegalArgumentException ex)
@@ -167,7 +143,7 @@ public final class ApiFuzz
             }
             finally
             {
-                since = 0;
+                guard.leave();
             }
             if (i % 200 == 199)
             {

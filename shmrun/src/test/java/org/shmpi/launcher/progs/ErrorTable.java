@@ -36,8 +36,7 @@ public final class ErrorTable
     private static final java.util.Set<Integer> CLASSES = new java.util.TreeSet<>();
     private static int rows;
     private static int rank;
-    private static volatile String current = "";
-    private static volatile long since;
+    private static HangGuard guard;
 
     private ErrorTable()
     {
@@ -52,7 +51,7 @@ public final class ErrorTable
     public static void main(final String[] args) throws Exception
     {
         MPI.Init(args);
-        guard();
+        guard = HangGuard.start(MPI.COMM_WORLD.getRank());
         final Path dir = Path.of(args[0]);
         rank = MPI.COMM_WORLD.getRank();
         final int n = MPI.COMM_WORLD.getSize();
@@ -253,33 +252,6 @@ public final class ErrorTable
         System.out.flush();
     }
 
-    /** A row that takes more than 20 s is a hang: printed, and the process halts. */
-    private static void guard()
-    {
-        final Thread guard = new Thread(() ->
-        {
-            while (true)
-            {
-                try
-                {
-                    Thread.sleep(1_000);
-                }
-                catch (final InterruptedException ex)
-                {
-                    return;
-                }
-                if (since != 0 && System.nanoTime() - since > 20_000_000_000L)
-                {
-                    System.out.println("HANG rank " + rank + ": " + current);
-                    System.out.flush();
-                    Runtime.getRuntime().halt(3);
-                }
-            }
-        }, "table-guard");
-        guard.setDaemon(true);
-        guard.start();
-    }
-
     private static void check(final String name, final boolean ok)
     {
         rows++;
@@ -294,8 +266,7 @@ public final class ErrorTable
         rows++;
         int got = NONE;
         String detail = "";
-        current = name;
-        since = System.nanoTime();
+        guard.enter(name);
         try
         {
             call.run();
@@ -313,7 +284,7 @@ public final class ErrorTable
         }
         finally
         {
-            since = 0;
+            guard.leave();
         }
         if (got != expected)
         {
