@@ -237,8 +237,8 @@ public final class RankRecord
         for (final Map.Entry<String, WindowStats> e : windows.entrySet())
         {
             final WindowStats w = e.getValue();
-            b.append("win ").append(w.bytes).append(' ').append(w.lockWaits).append(' ').append(w.lockWaitNs).append(' ')
-                .append(w.timeNs);
+            b.append("win ").append(w.bytes).append(' ').append(w.lockWaits).append(' ').append(w.lockWaitNs)
+                .append(' ').append(w.timeNs);
             line(line(b, w.ops).append(" |"), w.epochs).append(' ').append(clean(e.getKey())).append('\n');
         }
         for (final Map.Entry<String, long[]> e : sites.entrySet())
