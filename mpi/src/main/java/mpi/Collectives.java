@@ -1,6 +1,7 @@
 package mpi;
 
 import org.agrona.UnsafeApi;
+import org.shmpi.report.Algorithm;
 import org.shmpi.coll.Collective;
 import org.shmpi.coll.CollectiveOp;
 import org.shmpi.coll.Members;
@@ -46,9 +47,11 @@ final class Collectives
         final Schedule s = c.schedule(m, role);
         if (blocking)
         {
+            Profile.algorithm(Algorithm.FLAT);
             s.runToCompletion(BlockedCall.BARRIER);
             return null;
         }
+        Profile.algorithm(Algorithm.FLAT);
         s.start();
         return new Request(comm, s.request(), keep);
     }
@@ -216,11 +219,13 @@ final class Collectives
             final ShmCollectives s = call == BlockedCall.BARRIER ? comm.coll().shmFor(CollectiveOp.BARRIER, 0) : null;
             if (s != null)
             {
+                Profile.algorithm(Algorithm.FLAT);
                 s.barrier();
                 return;
             }
             if (call == BlockedCall.BARRIER && comm.nodeAware())
             {
+                Profile.algorithm(Algorithm.HIERARCHICAL);
                 NodeLevels.of(comm).barrier();
                 return;
             }
@@ -277,6 +282,7 @@ final class Collectives
         final ShmCollectives shm = blocking ? null : comm.coll().shmIfSetUp(CollectiveOp.BARRIER, 0);
         if (shm != null)
         {
+            Profile.algorithm(Algorithm.FLAT);
             return run(comm, m, shm.barrierSteps(), "barrier", false);
         }
         return run(comm, m, new org.shmpi.coll.Barrier(m), "barrier", blocking);

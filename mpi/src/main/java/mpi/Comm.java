@@ -187,7 +187,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void send(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
+        final Recorder r = Profile.begin(Calls.SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
+        if (r != null)
+        {
+            r.sent(Calls.SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
     }
 
     /**
@@ -199,7 +204,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
+        final Recorder r = Profile.begin(Calls.B_SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
+        if (r != null)
+        {
+            r.sent(Calls.B_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
     }
 
     /**
@@ -208,7 +218,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void sSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
+        final Recorder r = Profile.begin(Calls.S_SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
+        if (r != null)
+        {
+            r.sent(Calls.S_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
     }
 
     /**
@@ -217,7 +232,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void rSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
+        final Recorder r = Profile.begin(Calls.R_SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
+        if (r != null)
+        {
+            r.sent(Calls.R_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
     }
 
     /**
@@ -233,7 +253,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Status recv(final Object buf, final int count, final Datatype type, final int source, final int tag)
     {
-        return PointToPoint.recv(this, buf, count, type, source, tag);
+        final Recorder r = Profile.begin(Calls.RECV);
+        final Status result = PointToPoint.recv(this, buf, count, type, source, tag);
+        if (r != null)
+        {
+            r.end(Calls.RECV, result.bytes);
+        }
+        return result;
     }
 
     /**
@@ -244,8 +270,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Object sendbuf, final int sendcount, final Datatype sendtype, final int dest, final int sendtag,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int source, final int recvtag)
     {
-        return PointToPoint.sendRecv(this, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.SEND_RECV);
+        final Status result =
+            PointToPoint.sendRecv(this, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
             source, recvtag);
+        if (r != null)
+        {
+            r.sent(Calls.SEND_RECV, Profile.bytes(sendcount, sendtype), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /**
@@ -256,7 +289,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Object buf, final int count, final Datatype type, final int dest, final int sendtag, final int source,
         final int recvtag)
     {
-        return PointToPoint.sendRecvReplace(this, buf, count, type, dest, sendtag, source, recvtag);
+        final Recorder r = Profile.begin(Calls.SEND_RECV_REPLACE);
+        final Status result = PointToPoint.sendRecvReplace(this, buf, count, type, dest, sendtag, source, recvtag);
+        if (r != null)
+        {
+            r.sent(Calls.SEND_RECV_REPLACE, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -324,61 +363,121 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     /** Java binding of {@code MPI_ISEND}: starts a standard-mode send. */
     public final Request iSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
+        final Recorder r = Profile.begin(Calls.I_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
+        if (r != null)
+        {
+            r.sent(Calls.I_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** + {@code MPI_ISEND} on an array (kept reachable by the request). */
     public final Request iSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
+        final Recorder r = Profile.begin(Calls.I_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
+        if (r != null)
+        {
+            r.sent(Calls.I_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_IBSEND}: starts a buffered-mode send (complete at once). */
     public final Request ibSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
+        final Recorder r = Profile.begin(Calls.IB_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
+        if (r != null)
+        {
+            r.sent(Calls.IB_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** + {@code MPI_IBSEND} on an array. */
     public final Request ibSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
+        final Recorder r = Profile.begin(Calls.IB_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
+        if (r != null)
+        {
+            r.sent(Calls.IB_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_ISSEND}: starts a synchronous-mode send. */
     public final Request isSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
+        final Recorder r = Profile.begin(Calls.IS_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
+        if (r != null)
+        {
+            r.sent(Calls.IS_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** + {@code MPI_ISSEND} on an array. */
     public final Request isSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
+        final Recorder r = Profile.begin(Calls.IS_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
+        if (r != null)
+        {
+            r.sent(Calls.IS_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_IRSEND}: starts a ready-mode send. */
     public final Request irSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
+        final Recorder r = Profile.begin(Calls.IR_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
+        if (r != null)
+        {
+            r.sent(Calls.IR_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** + {@code MPI_IRSEND} on an array. */
     public final Request irSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
+        final Recorder r = Profile.begin(Calls.IR_SEND);
+        final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
+        if (r != null)
+        {
+            r.sent(Calls.IR_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_IRECV}: starts a receive. */
     public final Request iRecv(final Buffer buf, final int count, final Datatype type, final int source, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, source, tag);
+        final Recorder r = Profile.begin(Calls.I_RECV);
+        final Request result = PointToPoint.start(this, buf, count, type, source, tag);
+        if (r != null)
+        {
+            r.end(Calls.I_RECV);
+        }
+        return result;
     }
 
     /** + {@code MPI_IRECV} into an array. */
     public final Request iRecv(final Object buf, final int count, final Datatype type, final int source, final int tag)
     {
-        return PointToPoint.start(this, buf, count, type, source, tag);
+        final Recorder r = Profile.begin(Calls.I_RECV);
+        final Request result = PointToPoint.start(this, buf, count, type, source, tag);
+        if (r != null)
+        {
+            r.end(Calls.I_RECV);
+        }
+        return result;
     }
 
     /**
@@ -483,13 +582,25 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Status iProbe(final int source, final int tag)
     {
-        return PointToPoint.probe(this, source, tag, false);
+        final Recorder r = Profile.begin(Calls.I_PROBE);
+        final Status result = PointToPoint.probe(this, source, tag, false);
+        if (r != null)
+        {
+            r.end(Calls.I_PROBE);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_PROBE}: blocks until a matching message has arrived; its status. */
     public final Status probe(final int source, final int tag)
     {
-        return PointToPoint.probe(this, source, tag, true);
+        final Recorder r = Profile.begin(Calls.PROBE);
+        final Status result = PointToPoint.probe(this, source, tag, true);
+        if (r != null)
+        {
+            r.end(Calls.PROBE);
+        }
+        return result;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -501,7 +612,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void barrier()
     {
+        final Recorder r = Profile.begin(Calls.BARRIER);
         Collectives.barrier(this, BlockedCall.BARRIER);
+        if (r != null)
+        {
+            r.end(Calls.BARRIER);
+        }
     }
 
     /**
@@ -510,7 +626,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iBarrier()
     {
-        return nonblocking(() -> Collectives.iBarrier(this, false));
+        final Recorder r = Profile.begin(Calls.I_BARRIER);
+        final Request result = nonblocking(() -> Collectives.iBarrier(this, false));
+        if (r != null)
+        {
+            r.end(Calls.I_BARRIER);
+        }
+        return result;
     }
 
     /** + Java binding of {@code MPI_BARRIER_INIT} (MPI-4 persistent collective). */
@@ -543,9 +665,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void bcast(final Object buf, final int count, final Datatype type, final int root)
     {
+        final Recorder r = Profile.begin(Calls.BCAST);
         try
         {
             Rooted.bcast(this, buf, count, type, root, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.fromRoot(r, this, root, n);
+                r.end(Calls.BCAST, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -559,13 +688,29 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iBcast(final Buffer buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
+        final Recorder r = Profile.begin(Calls.I_BCAST);
+        final Request result = nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.fromRoot(r, this, root, n);
+            r.end(Calls.I_BCAST, n);
+        }
+        return result;
     }
 
     /** + {@link #iBcast} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iBcast(final Object buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
+        final Recorder r = Profile.begin(Calls.I_BCAST);
+        final Request result = nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.fromRoot(r, this, root, n);
+            r.end(Calls.I_BCAST, n);
+        }
+        return result;
     }
 
     /**
@@ -584,9 +729,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void gather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
         final int recvcount, final Datatype recvtype, final int root)
     {
+        final Recorder r = Profile.begin(Calls.GATHER);
         try
         {
             Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(sendcount, sendtype);
+                Profile.toRoot(r, this, root, n);
+                r.end(Calls.GATHER, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -601,16 +753,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_GATHER);
+        final Request result =
+            nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHER, n);
+        }
+        return result;
     }
 
     /** + {@link #iGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_GATHER);
+        final Request result =
+            nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHER, n);
+        }
+        return result;
     }
 
     /**
@@ -631,9 +801,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void gather(final Object buf, final int count, final Datatype type, final int root)
     {
+        final Recorder r = Profile.begin(Calls.GATHER);
         try
         {
             Rooted.gather(this, buf, count, type, buf, count, type, root, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.toRoot(r, this, root, n);
+                r.end(Calls.GATHER, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -647,13 +824,31 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iGather(final Buffer buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
+        final Recorder r = Profile.begin(Calls.I_GATHER);
+        final Request result =
+            nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHER, n);
+        }
+        return result;
     }
 
     /** + {@link #iGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGather(final Object buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
+        final Recorder r = Profile.begin(Calls.I_GATHER);
+        final Request result =
+            nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHER, n);
+        }
+        return result;
     }
 
     /**
@@ -663,10 +858,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
         final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
+        final Recorder r = Profile.begin(Calls.GATHERV);
         try
         {
             Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false,
                 true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(sendcount, sendtype);
+                Profile.toRoot(r, this, root, n);
+                r.end(Calls.GATHERV, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -681,16 +883,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        final Recorder r = Profile.begin(Calls.I_GATHERV);
+        final Request result =
+            nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHERV, n);
+        }
+        return result;
     }
 
     /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        final Recorder r = Profile.begin(Calls.I_GATHERV);
+        final Request result =
+            nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHERV, n);
+        }
+        return result;
     }
 
     /**
@@ -712,9 +932,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void gatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
         final int root)
     {
+        final Recorder r = Profile.begin(Calls.GATHERV);
         try
         {
             Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype, root, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(recvcount[getRank()], recvtype);
+                Profile.toRoot(r, this, root, n);
+                r.end(Calls.GATHERV, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -729,16 +956,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+        final Recorder r = Profile.begin(Calls.I_GATHERV);
+        final Request result =
+            nonblocking(() -> Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
             root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(recvcount[getRank()], recvtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHERV, n);
+        }
+        return result;
     }
 
     /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
+        final Recorder r = Profile.begin(Calls.I_GATHERV);
+        final Request result =
+            nonblocking(() -> Rooted.gatherv(this, null, 0, recvtype, recvbuf, recvcount, displs, recvtype,
             root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(recvcount[getRank()], recvtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHERV, n);
+        }
+        return result;
     }
 
     /**
@@ -747,9 +992,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
+        final Recorder r = Profile.begin(Calls.GATHERV);
         try
         {
             Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(sendcount, sendtype);
+                Profile.toRoot(r, this, root, n);
+                r.end(Calls.GATHERV, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -763,15 +1015,33 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
+        final Recorder r = Profile.begin(Calls.I_GATHERV);
+        final Request result =
+            nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
             root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHERV, n);
+        }
+        return result;
     }
 
     /** + {@link #iGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
+        final Recorder r = Profile.begin(Calls.I_GATHERV);
+        final Request result =
+            nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
             root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_GATHERV, n);
+        }
+        return result;
     }
 
     /**
@@ -781,9 +1051,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void scatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
         final int recvcount, final Datatype recvtype, final int root)
     {
+        final Recorder r = Profile.begin(Calls.SCATTER);
         try
         {
             Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
+            if (r != null)
+            {
+                final long n = getRank() == root ?
+                    Profile.bytes(sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
+                Profile.fromRoot(r, this, root, n);
+                r.end(Calls.SCATTER, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -798,16 +1076,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatter(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_SCATTER);
+        final Request result =
+            nonblocking(() -> Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
+        if (r != null)
+        {
+            final long n = getRank() == root ? Profile.bytes(sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
+            Profile.fromRoot(r, this, root, n);
+            r.end(Calls.I_SCATTER, n);
+        }
+        return result;
     }
 
     /** + {@link #iScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatter(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_SCATTER);
+        final Request result =
+            nonblocking(() -> Rooted.scatter(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
+        if (r != null)
+        {
+            final long n = getRank() == root ? Profile.bytes(sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
+            Profile.fromRoot(r, this, root, n);
+            r.end(Calls.I_SCATTER, n);
+        }
+        return result;
     }
 
     /**
@@ -828,9 +1124,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void scatter(final Object buf, final int count, final Datatype type, final int root)
     {
+        final Recorder r = Profile.begin(Calls.SCATTER);
         try
         {
             Rooted.scatter(this, buf, count, type, buf, count, type, root, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.fromRoot(r, this, root, n);
+                r.end(Calls.SCATTER, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -844,13 +1147,31 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iScatter(final Buffer buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
+        final Recorder r = Profile.begin(Calls.I_SCATTER);
+        final Request result =
+            nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.fromRoot(r, this, root, n);
+            r.end(Calls.I_SCATTER, n);
+        }
+        return result;
     }
 
     /** + {@link #iScatter} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatter(final Object buf, final int count, final Datatype type, final int root)
     {
-        return nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
+        final Recorder r = Profile.begin(Calls.I_SCATTER);
+        final Request result =
+            nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.fromRoot(r, this, root, n);
+            r.end(Calls.I_SCATTER, n);
+        }
+        return result;
     }
 
     /**
@@ -860,10 +1181,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
+        final Recorder r = Profile.begin(Calls.SCATTERV);
         try
         {
             Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, false,
                 true);
+            if (r != null)
+            {
+                final long n = getRank() == root ?
+                    Profile.fromRootV(r, this, root, sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
+                r.end(Calls.SCATTERV, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -878,16 +1206,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_SCATTERV);
+        final Request result =
+            nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
             recvtype, root, false, false));
+        if (r != null)
+        {
+            final long n = getRank() == root ?
+                Profile.fromRootV(r, this, root, sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
+            r.end(Calls.I_SCATTERV, n);
+        }
+        return result;
     }
 
     /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_SCATTERV);
+        final Request result =
+            nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
             recvtype, root, false, false));
+        if (r != null)
+        {
+            final long n = getRank() == root ?
+                Profile.fromRootV(r, this, root, sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
+            r.end(Calls.I_SCATTERV, n);
+        }
+        return result;
     }
 
     /**
@@ -909,9 +1255,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
         final int root)
     {
+        final Recorder r = Profile.begin(Calls.SCATTERV);
         try
         {
             Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype, root, true, true);
+            if (r != null)
+            {
+                final long n = getRank() == root ? Profile.fromRootV(r, this, root, sendcount, sendtype) : 0;
+                r.end(Calls.SCATTERV, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -926,16 +1278,32 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iScatterv(final Buffer sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+        final Recorder r = Profile.begin(Calls.I_SCATTERV);
+        final Request result =
+            nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
             root, true, false));
+        if (r != null)
+        {
+            final long n = getRank() == root ? Profile.fromRootV(r, this, root, sendcount, sendtype) : 0;
+            r.end(Calls.I_SCATTERV, n);
+        }
+        return result;
     }
 
     /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
+        final Recorder r = Profile.begin(Calls.I_SCATTERV);
+        final Request result =
+            nonblocking(() -> Rooted.scatterv(this, sendbuf, sendcount, displs, sendtype, null, 0, sendtype,
             root, true, false));
+        if (r != null)
+        {
+            final long n = getRank() == root ? Profile.fromRootV(r, this, root, sendcount, sendtype) : 0;
+            r.end(Calls.I_SCATTERV, n);
+        }
+        return result;
     }
 
     /**
@@ -944,9 +1312,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void scatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
+        final Recorder r = Profile.begin(Calls.SCATTERV);
         try
         {
             Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, true);
+            if (r != null)
+            {
+                r.end(Calls.SCATTERV, Profile.bytes(recvcount, recvtype));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -960,15 +1333,29 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iScatterv(final Buffer recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_SCATTERV);
+        final Request result =
+            nonblocking(() -> Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
             root, false, false));
+        if (r != null)
+        {
+            r.end(Calls.I_SCATTERV, Profile.bytes(recvcount, recvtype));
+        }
+        return result;
     }
 
     /** + {@link #iScatterv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
     {
-        return nonblocking(() -> Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_SCATTERV);
+        final Request result =
+            nonblocking(() -> Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype,
             root, false, false));
+        if (r != null)
+        {
+            r.end(Calls.I_SCATTERV, Profile.bytes(recvcount, recvtype));
+        }
+        return result;
     }
 
     /**
@@ -978,9 +1365,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void allGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.ALL_GATHER);
         try
         {
             Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(sendcount, sendtype);
+                Profile.toAll(r, this, n);
+                r.end(Calls.ALL_GATHER, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -995,16 +1389,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHER);
+        final Request result =
+            nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHER, n);
+        }
+        return result;
     }
 
     /** + {@link #iAllGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHER);
+        final Request result =
+            nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHER, n);
+        }
+        return result;
     }
 
     /**
@@ -1024,9 +1436,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allGather(final Object buf, final int count, final Datatype type)
     {
+        final Recorder r = Profile.begin(Calls.ALL_GATHER);
         try
         {
             Exchanges.allGather(this, buf, count, type, buf, count, type, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.toAll(r, this, n);
+                r.end(Calls.ALL_GATHER, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1040,13 +1459,31 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iAllGather(final Buffer buf, final int count, final Datatype type)
     {
-        return nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHER);
+        final Request result =
+            nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHER, n);
+        }
+        return result;
     }
 
     /** + {@link #iAllGather} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllGather(final Object buf, final int count, final Datatype type)
     {
-        return nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHER);
+        final Request result =
+            nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHER, n);
+        }
+        return result;
     }
 
     /**
@@ -1056,10 +1493,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void allGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.ALL_GATHERV);
         try
         {
             Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false,
                 true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(sendcount, sendtype);
+                Profile.toAll(r, this, n);
+                r.end(Calls.ALL_GATHERV, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1074,16 +1518,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHERV);
+        final Request result =
+            nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHERV, n);
+        }
+        return result;
     }
 
     /** + {@link #iAllGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHERV);
+        final Request result =
+            nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHERV, n);
+        }
+        return result;
     }
 
     /**
@@ -1104,9 +1566,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void allGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.ALL_GATHERV);
         try
         {
             Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs, recvtype, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(recvcount[getRank()], recvtype);
+                Profile.toAll(r, this, n);
+                r.end(Calls.ALL_GATHERV, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1121,16 +1590,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllGatherv(final Buffer recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHERV);
+        final Request result =
+            nonblocking(() -> Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
             recvtype, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(recvcount[getRank()], recvtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHERV, n);
+        }
+        return result;
     }
 
     /** + {@link #iAllGatherv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
+        final Recorder r = Profile.begin(Calls.I_ALL_GATHERV);
+        final Request result =
+            nonblocking(() -> Exchanges.allGatherv(this, recvbuf, 0, recvtype, recvbuf, recvcount, displs,
             recvtype, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(recvcount[getRank()], recvtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_GATHERV, n);
+        }
+        return result;
     }
 
     /**
@@ -1140,9 +1627,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void allToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
         final int recvcount, final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.ALL_TO_ALL);
         try
         {
             Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(sendcount, sendtype);
+                Profile.toAll(r, this, n);
+                r.end(Calls.ALL_TO_ALL, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1157,16 +1651,34 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_ALL_TO_ALL);
+        final Request result =
+            nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_TO_ALL, n);
+        }
+        return result;
     }
 
     /** + {@link #iAllToAll} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        final Recorder r = Profile.begin(Calls.I_ALL_TO_ALL);
+        final Request result =
+            nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(sendcount, sendtype);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_TO_ALL, n);
+        }
+        return result;
     }
 
     /**
@@ -1188,10 +1700,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.ALL_TO_ALLV);
         try
         {
             Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype,
                 true);
+            if (r != null)
+            {
+                r.end(Calls.ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1207,8 +1724,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_ALL_TO_ALLV);
+        final Request result =
+            nonblocking(() -> Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
             rdispls, recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
+        }
+        return result;
     }
 
     /** + {@link #iAllToAllv} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
@@ -1216,8 +1740,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_ALL_TO_ALLV);
+        final Request result =
+            nonblocking(() -> Exchanges.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
             rdispls, recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
+        }
+        return result;
     }
 
     /**
@@ -1240,10 +1771,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
+        final Recorder r = Profile.begin(Calls.ALL_TO_ALLW);
         try
         {
             Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes,
                 true);
+            if (r != null)
+            {
+                r.end(Calls.ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1259,8 +1795,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_ALL_TO_ALLW);
+        final Request result =
+            nonblocking(() -> Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
             rdispls, recvtypes, false));
+        if (r != null)
+        {
+            r.end(Calls.I_ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
+        }
+        return result;
     }
 
     /** + {@link #iAllToAllw} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
@@ -1268,8 +1811,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_ALL_TO_ALLW);
+        final Request result =
+            nonblocking(() -> Exchanges.allToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount,
             rdispls, recvtypes, false));
+        if (r != null)
+        {
+            r.end(Calls.I_ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
+        }
+        return result;
     }
 
     /**
@@ -1291,9 +1841,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void reduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op, final int root)
     {
+        final Recorder r = Profile.begin(Calls.REDUCE);
         try
         {
             ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.toRoot(r, this, root, n);
+                r.end(Calls.REDUCE, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1308,14 +1865,32 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op, final int root)
     {
-        return nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_REDUCE, n);
+        }
+        return result;
     }
 
     /** + {@link #iReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op, final int root)
     {
-        return nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_REDUCE, n);
+        }
+        return result;
     }
 
     /**
@@ -1335,9 +1910,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
     {
+        final Recorder r = Profile.begin(Calls.REDUCE);
         try
         {
             ReduceOps.reduce(this, buf, buf, count, type, op, root, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.toRoot(r, this, root, n);
+                r.end(Calls.REDUCE, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1351,13 +1933,29 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduce(final Buffer buf, final int count, final Datatype type, final Op op, final int root)
     {
-        return nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE);
+        final Request result = nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_REDUCE, n);
+        }
+        return result;
     }
 
     /** + {@link #iReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iReduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
     {
-        return nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE);
+        final Request result = nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toRoot(r, this, root, n);
+            r.end(Calls.I_REDUCE, n);
+        }
+        return result;
     }
 
     /**
@@ -1367,9 +1965,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
+        final Recorder r = Profile.begin(Calls.ALL_REDUCE);
         try
         {
             ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.toAll(r, this, n);
+                r.end(Calls.ALL_REDUCE, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1384,14 +1989,32 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iAllReduce(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+        final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
+        final Request result =
+            nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_REDUCE, n);
+        }
+        return result;
     }
 
     /** + {@link #iAllReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+        final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
+        final Request result =
+            nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_REDUCE, n);
+        }
+        return result;
     }
 
     /**
@@ -1411,9 +2034,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void allReduce(final Object buf, final int count, final Datatype type, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.ALL_REDUCE);
         try
         {
             ReduceOps.allReduce(this, buf, buf, count, type, op, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.toAll(r, this, n);
+                r.end(Calls.ALL_REDUCE, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1427,13 +2057,29 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iAllReduce(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
+        final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
+        final Request result = nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_REDUCE, n);
+        }
+        return result;
     }
 
     /** + {@link #iAllReduce} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iAllReduce(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
+        final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
+        final Request result = nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_ALL_REDUCE, n);
+        }
+        return result;
     }
 
     /**
@@ -1443,9 +2089,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void reduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
         final Datatype type, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.REDUCE_SCATTER);
         try
         {
             ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, true);
+            if (r != null)
+            {
+                r.end(Calls.REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1461,7 +2112,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatter(final Buffer sendbuf, final Buffer recvbuf, final int[] recvcounts,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+        if (r != null)
+        {
+            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
+        }
+        return result;
     }
 
     /**
@@ -1470,7 +2128,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
+        if (r != null)
+        {
+            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
+        }
+        return result;
     }
 
     /**
@@ -1490,9 +2155,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.REDUCE_SCATTER);
         try
         {
             ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, true);
+            if (r != null)
+            {
+                r.end(Calls.REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1507,7 +2177,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatter(final Buffer buf, final int[] counts, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
+        if (r != null)
+        {
+            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
+        }
+        return result;
     }
 
     /**
@@ -1515,7 +2192,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
+        if (r != null)
+        {
+            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
+        }
+        return result;
     }
 
     /**
@@ -1525,9 +2209,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void reduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
         final Datatype type, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.REDUCE_SCATTER_BLOCK);
         try
         {
             ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(recvcount, type);
+                Profile.toAll(r, this, n);
+                r.end(Calls.REDUCE_SCATTER_BLOCK, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1543,8 +2234,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatterBlock(final Buffer sendbuf, final Buffer recvbuf, final int recvcount,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER_BLOCK);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
             false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(recvcount, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+        }
+        return result;
     }
 
     /**
@@ -1554,8 +2254,17 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
         final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER_BLOCK);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
             false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(recvcount, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+        }
+        return result;
     }
 
     /**
@@ -1576,9 +2285,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void reduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.REDUCE_SCATTER_BLOCK);
         try
         {
             ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, true);
+            if (r != null)
+            {
+                final long n = Profile.bytes(count, type);
+                Profile.toAll(r, this, n);
+                r.end(Calls.REDUCE_SCATTER_BLOCK, n);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1593,7 +2309,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatterBlock(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER_BLOCK);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+        }
+        return result;
     }
 
     /**
@@ -1602,7 +2327,16 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final Request iReduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+        final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER_BLOCK);
+        final Request result =
+            nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toAll(r, this, n);
+            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+        }
+        return result;
     }
 
     /**
@@ -1615,9 +2349,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void neighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.NEIGHBOR_ALL_GATHER);
         try
         {
             Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+            if (r != null)
+            {
+                r.end(Calls.NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1629,16 +2368,30 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllGather(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_GATHER);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
+        }
+        return result;
     }
 
     /** + {@link #iNeighborAllGather} on arrays too. */
     public final Request iNeighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_GATHER);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
+        }
+        return result;
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLGATHER_INIT} (MPI-4 persistent collective). */
@@ -1657,10 +2410,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void neighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.NEIGHBOR_ALL_GATHERV);
         try
         {
             Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype,
                 true);
+            if (r != null)
+            {
+                r.end(Calls.NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1672,16 +2430,30 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllGatherv(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_GATHERV);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             displs, recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
+        }
+        return result;
     }
 
     /** + {@link #iNeighborAllGatherv} on arrays too. */
     public final Request iNeighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_GATHERV);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             displs, recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
+        }
+        return result;
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLGATHERV_INIT} (MPI-4 persistent collective). */
@@ -1700,9 +2472,14 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final void neighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.NEIGHBOR_ALL_TO_ALL);
         try
         {
             Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
+            if (r != null)
+            {
+                r.end(Calls.NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1714,16 +2491,30 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     public final Request iNeighborAllToAll(final Buffer sendbuf, final int sendcount, final Datatype sendtype,
         final Buffer recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_TO_ALL);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
+        }
+        return result;
     }
 
     /** + {@link #iNeighborAllToAll} on arrays too. */
     public final Request iNeighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_TO_ALL);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
             recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
+        }
+        return result;
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALL_INIT} (MPI-4 persistent collective). */
@@ -1743,10 +2534,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
+        final Recorder r = Profile.begin(Calls.NEIGHBOR_ALL_TO_ALLV);
         try
         {
             Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
                 recvtype, true);
+            if (r != null)
+            {
+                r.end(Calls.NEIGHBOR_ALL_TO_ALLV);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1759,8 +2555,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_TO_ALLV);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
             recvcount, rdispls, recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLV);
+        }
+        return result;
     }
 
     /** + {@link #iNeighborAllToAllv} on arrays too. */
@@ -1768,8 +2571,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype)
     {
-        return nonblocking(() -> Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_TO_ALLV);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
             recvcount, rdispls, recvtype, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLV);
+        }
+        return result;
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALLV_INIT} (MPI-4 persistent collective). */
@@ -1790,10 +2600,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
+        final Recorder r = Profile.begin(Calls.NEIGHBOR_ALL_TO_ALLW);
         try
         {
             Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls,
                 recvtypes, true);
+            if (r != null)
+            {
+                r.end(Calls.NEIGHBOR_ALL_TO_ALLW);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1806,8 +2621,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_TO_ALLW);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
             recvcount, rdispls, recvtypes, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLW);
+        }
+        return result;
     }
 
     /** + {@link #iNeighborAllToAllw} on arrays too. */
@@ -1815,8 +2637,15 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Datatype[] sendtypes, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype[] recvtypes)
     {
-        return nonblocking(() -> Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
+        final Recorder r = Profile.begin(Calls.I_NEIGHBOR_ALL_TO_ALLW);
+        final Request result =
+            nonblocking(() -> Neighbors.neighborAllToAllw(this, sendbuf, sendcount, sdispls, sendtypes, recvbuf,
             recvcount, rdispls, recvtypes, false));
+        if (r != null)
+        {
+            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLW);
+        }
+        return result;
     }
 
     /** + Java binding of {@code MPI_NEIGHBOR_ALLTOALLW_INIT} (MPI-4 persistent collective). */
@@ -1900,7 +2729,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public Comm dup()
     {
-        return CommConstruction.duplicate(this, new Intracomm(""));
+        final Recorder r = Profile.begin(Calls.COMM_DUP);
+        final Comm result = CommConstruction.duplicate(this, new Intracomm(""));
+        if (r != null)
+        {
+            r.end(Calls.COMM_DUP);
+        }
+        return result;
     }
 
     /** {@link #dup()}, as in Open MPI. */
@@ -1965,7 +2800,13 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public Comm iDup()
     {
-        return CommConstruction.duplicateNonblocking(this, new Intracomm(""));
+        final Recorder r = Profile.begin(Calls.COMM_DUP);
+        final Comm result = CommConstruction.duplicateNonblocking(this, new Intracomm(""));
+        if (r != null)
+        {
+            r.end(Calls.COMM_DUP);
+        }
+        return result;
     }
 
     /**
@@ -1994,7 +2835,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
      */
     public final void disconnect()
     {
+        final Recorder r = Profile.begin(Calls.COMM_DISCONNECT);
         CommConstruction.disconnect(this);
+        if (r != null)
+        {
+            r.end(Calls.COMM_DISCONNECT);
+        }
     }
 
     /**
@@ -2195,7 +3041,12 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     @Override
     public final void free()
     {
+        final Recorder r = Profile.begin(Calls.COMM_FREE);
         CommConstruction.free(this);
+        if (r != null)
+        {
+            r.end(Calls.COMM_FREE);
+        }
     }
 
     /**

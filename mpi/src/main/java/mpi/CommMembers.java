@@ -38,14 +38,22 @@ final class CommMembers implements WindowMembers, FileMembers
     @Override
     public void barrier()
     {
-        comm.barrier();
+        // The engines' own synchronisation: not the application's call, so not in the job report.
+        Collectives.barrier(comm, org.shmpi.shm.BlockedCall.BARRIER);
     }
 
     @Override
     public long[] allgather(final long[] mine)
     {
         final long[] all = new long[mine.length * comm.members.length];
-        comm.allGather(mine, mine.length, MPI.LONG, all, mine.length, MPI.LONG);
+        try
+        {
+            Exchanges.allGather(comm, mine, mine.length, MPI.LONG, all, mine.length, MPI.LONG, false, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw comm.handle(ex);
+        }
         return all;
     }
 

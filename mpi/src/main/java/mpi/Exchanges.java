@@ -2,6 +2,7 @@ package mpi;
 
 import static mpi.Collectives.*;
 
+import org.shmpi.report.Algorithm;
 import org.shmpi.coll.Allgatherv;
 import org.shmpi.coll.Alltoallv;
 import org.shmpi.coll.Collective;
@@ -46,6 +47,7 @@ final class Exchanges
                 {
                     pack(sendbuf, 0, stype, mine, 0, sent);
                 }
+                Profile.algorithm(Algorithm.HIERARCHICAL);
                 final byte[] all = NodeLevels.of(comm).gatherPacked(mine, sent, me, n, -1);
                 unpack(all, 0, n * sent, recvbuf, 0, rtype);
                 return null;
@@ -58,6 +60,7 @@ final class Exchanges
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "allGather: blocks of " + sent +
                         " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
                 }
+                Profile.algorithm(Algorithm.PIPELINED);
                 large.allgather(inPlace ? null : data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent);
                 return null;
             }
@@ -84,12 +87,14 @@ final class Exchanges
                 final byte[] all = blocking ? comm.coll().blockingOut(n * sent) : new byte[n * sent];
                 if (!blocking)
                 {
+                    Profile.algorithm(Algorithm.FLAT);
                     return run(comm, comm.coll().nextMembers(), shm.allgatherSteps(mine, sent, all).then(s ->
                     {
                         unpack(all, 0, all.length, recvbuf, 0, rtype);
                         return null;
                     }), "allGather", false, sendbuf, recvbuf);
                 }
+                Profile.algorithm(Algorithm.FLAT);
                 shm.allgather(mine, sent, all);
                 unpack(all, 0, n * sent, recvbuf, 0, rtype);
                 return null;
@@ -144,6 +149,7 @@ final class Exchanges
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sent / Math.max(1, n) +
                         " bytes per block sent, receive blocks of " + rcount + " items of " + rtype.getName());
                 }
+                Profile.algorithm(Algorithm.HIERARCHICAL);
                 final byte[] result = NodeLevels.of(comm).allToAllPacked(packed(sendbuf, 0, n * scount, stype),
                     sent / n, comm.getRank(), n);
                 unpack(result, 0, sent, recvbuf, 0, rtype);
@@ -157,6 +163,7 @@ final class Exchanges
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "allToAll: " + sent / Math.max(1, n) +
                         " bytes per block sent, receive blocks of " + rcount + " items of " + rtype.getName());
                 }
+                Profile.algorithm(Algorithm.PIPELINED);
                 large.alltoall(data(sendbuf, 0, stype), data(recvbuf, 0, rtype), sent / n);
                 return null;
             }
@@ -172,6 +179,7 @@ final class Exchanges
                 if (!blocking)
                 {
                     final byte[] out = new byte[sent];
+                    Profile.algorithm(Algorithm.FLAT);
                     return run(comm, comm.coll().nextMembers(), shm.alltoallSteps(packed(sendbuf, 0, n * scount, stype),
                         sent / n, out).then(s ->
                         {
@@ -182,6 +190,7 @@ final class Exchanges
                 final byte[] in = comm.coll().blockingIn(sent);
                 pack(sendbuf, 0, stype, in, 0, sent);
                 final byte[] out = comm.coll().blockingOut(sent);
+                Profile.algorithm(Algorithm.FLAT);
                 shm.alltoall(in, sent / n, out);
                 unpack(out, 0, sent, recvbuf, 0, rtype);
                 return null;

@@ -28,6 +28,8 @@ public final class File
     private static volatile Errhandler nullHandlerSet;
 
     private final ShmFile file;
+    /** The name the job report gives this file (its path as opened). */
+    String reportName = "";
     private final Intracomm comm;
     private Errhandler errhandler;
     private FileView view;
@@ -65,6 +67,8 @@ public final class File
     public File(final Comm comm, final String filename, final int amode, final Info info)
     {
         MPI.check();
+        final Recorder r = Profile.begin(Calls.FILE_OPEN);
+        reportName = String.valueOf(filename);
         if (comm == null || comm.isNull())
         {
             throw raise(nullHandler(), MPI.COMM_WORLD, new MPIException(ErrorClass.ERR_COMM,
@@ -75,7 +79,7 @@ public final class File
             throw raise(nullHandler(), comm, new MPIException(ErrorClass.ERR_COMM,
                 "files are opened on intra-communicators"));
         }
-        final Intracomm dup = (Intracomm)comm.dup();
+        final Intracomm dup = CommConstruction.duplicate(comm, new Intracomm(""));
         dup.setName("file " + filename + " on " + comm.getName());
         dup.setErrhandler(MPI.ERRORS_RETURN);
         try
@@ -84,12 +88,17 @@ public final class File
         }
         catch (final RuntimeException ex)
         {
-            dup.free();
+            CommConstruction.free(dup);
             throw raise(nullHandler(), comm, ex);
         }
         this.comm = dup;
         this.errhandler = nullHandler();
         this.view = new FileView(0, MPI.BYTE, MPI.BYTE, "native");
+        if (r != null)
+        {
+            r.end(Calls.FILE_OPEN);
+            Profile.file(r, this, -1, 0, false);
+        }
     }
 
     private static Map<String, String> hints(final Info info)
@@ -132,11 +141,22 @@ public final class File
     /** Java binding of {@code MPI_FILE_CLOSE}, collective. */
     public void close()
     {
+        final Recorder r = Profile.begin(Calls.FILE_CLOSE);
+        close0();
+        if (r != null)
+        {
+            r.end(Calls.FILE_CLOSE);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void close0()
+    {
         final ShmFile f = live();
         try
         {
             f.close();
-            comm.free();
+            CommConstruction.free(comm);
         }
         catch (final RuntimeException ex)
         {
@@ -190,11 +210,33 @@ public final class File
     /** Java binding of {@code MPI_FILE_SET_SIZE}, collective. */
     public void setSize(final long size)
     {
+        final Recorder r = Profile.begin(Calls.FILE_SET_SIZE);
+        setSize0(size);
+        if (r != null)
+        {
+            r.end(Calls.FILE_SET_SIZE);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void setSize0(final long size)
+    {
         run(f -> f.setSize(size));
     }
 
     /** Java binding of {@code MPI_FILE_PREALLOCATE}, collective: disk blocks for the first {@code size} bytes. */
     public void preallocate(final long size)
+    {
+        final Recorder r = Profile.begin(Calls.FILE_PREALLOCATE);
+        preallocate0(size);
+        if (r != null)
+        {
+            r.end(Calls.FILE_PREALLOCATE);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void preallocate0(final long size)
     {
         run(f -> f.preallocate(size));
     }
@@ -250,7 +292,18 @@ public final class File
     /** Java binding of {@code MPI_FILE_SET_VIEW} with no hints. */
     public void setView(final long disp, final Datatype etype, final Datatype filetype, final String datarep)
     {
-        setView(disp, etype, filetype, datarep, MPI.INFO_NULL);
+        final Recorder r = Profile.begin(Calls.FILE_SET_VIEW);
+        setView0(disp, etype, filetype, datarep);
+        if (r != null)
+        {
+            r.end(Calls.FILE_SET_VIEW);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void setView0(final long disp, final Datatype etype, final Datatype filetype, final String datarep)
+    {
+        setView0(disp, etype, filetype, datarep, MPI.INFO_NULL);
     }
 
     /**
@@ -259,6 +312,18 @@ public final class File
      * {@code "external32"} (big-endian); both file pointers go back to 0.
      */
     public void setView(final long disp, final Datatype etype, final Datatype filetype, final String datarep,
+        final Info info)
+    {
+        final Recorder r = Profile.begin(Calls.FILE_SET_VIEW);
+        setView0(disp, etype, filetype, datarep, info);
+        if (r != null)
+        {
+            r.end(Calls.FILE_SET_VIEW);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void setView0(final long disp, final Datatype etype, final Datatype filetype, final String datarep,
         final Info info)
     {
         run(f ->
@@ -411,103 +476,242 @@ public final class File
     /** Java binding of {@code MPI_FILE_READ_AT}: {@code offset} etypes into the view. */
     public Status readAt(final long offset, final Object buf, final int count, final Datatype type)
     {
-        return transfer(false, Access.AT, offset, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_READ_AT);
+        final Status result = transfer(false, Access.AT, offset, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_READ_AT, n);
+            Profile.file(r, this, 0, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_READ_AT_ALL}, collective. */
     public Status readAtAll(final long offset, final Object buf, final int count, final Datatype type)
     {
-        return transfer(false, Access.AT, offset, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_READ_AT_ALL);
+        final Status result = transfer(false, Access.AT, offset, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_READ_AT_ALL, n);
+            Profile.file(r, this, 2, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_AT}. */
     public Status writeAt(final long offset, final Object buf, final int count, final Datatype type)
     {
-        return transfer(true, Access.AT, offset, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_AT);
+        final Status result = transfer(true, Access.AT, offset, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_WRITE_AT, n);
+            Profile.file(r, this, 1, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_AT_ALL}, collective. */
     public Status writeAtAll(final long offset, final Object buf, final int count, final Datatype type)
     {
-        return transfer(true, Access.AT, offset, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_AT_ALL);
+        final Status result = transfer(true, Access.AT, offset, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_WRITE_AT_ALL, n);
+            Profile.file(r, this, 3, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IREAD_AT}. */
     public Request iReadAt(final long offset, final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(false, Access.AT, offset, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_READ_AT);
+        final Request result = started(transfer(false, Access.AT, offset, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_READ_AT, n);
+            Profile.file(r, this, 0, n, true);
+        }
+        return result;
     }
 
     /** + {@code MPI_FILE_IREAD_AT_ALL}. */
     public Request iReadAtAll(final long offset, final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(false, Access.AT, offset, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_READ_AT_ALL);
+        final Request result = started(transfer(false, Access.AT, offset, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_READ_AT_ALL, n);
+            Profile.file(r, this, 2, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IWRITE_AT}. */
     public Request iWriteAt(final long offset, final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(true, Access.AT, offset, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_WRITE_AT);
+        final Request result = started(transfer(true, Access.AT, offset, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_WRITE_AT, n);
+            Profile.file(r, this, 1, n, false);
+        }
+        return result;
     }
 
     /** + {@code MPI_FILE_IWRITE_AT_ALL}. */
     public Request iWriteAtAll(final long offset, final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(true, Access.AT, offset, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_WRITE_AT_ALL);
+        final Request result = started(transfer(true, Access.AT, offset, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_WRITE_AT_ALL, n);
+            Profile.file(r, this, 3, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_READ}: at the individual file pointer. */
     public Status read(final Object buf, final int count, final Datatype type)
     {
-        return transfer(false, Access.INDIVIDUAL, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_READ);
+        final Status result = transfer(false, Access.INDIVIDUAL, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_READ, n);
+            Profile.file(r, this, 0, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_READ_ALL}, collective. */
     public Status readAll(final Object buf, final int count, final Datatype type)
     {
-        return transfer(false, Access.INDIVIDUAL, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_READ_ALL);
+        final Status result = transfer(false, Access.INDIVIDUAL, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_READ_ALL, n);
+            Profile.file(r, this, 2, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE}. */
     public Status write(final Object buf, final int count, final Datatype type)
     {
-        return transfer(true, Access.INDIVIDUAL, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_WRITE);
+        final Status result = transfer(true, Access.INDIVIDUAL, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_WRITE, n);
+            Profile.file(r, this, 1, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ALL}, collective. */
     public Status writeAll(final Object buf, final int count, final Datatype type)
     {
-        return transfer(true, Access.INDIVIDUAL, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_ALL);
+        final Status result = transfer(true, Access.INDIVIDUAL, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_WRITE_ALL, n);
+            Profile.file(r, this, 3, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IREAD}. */
     public Request iRead(final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(false, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_READ);
+        final Request result = started(transfer(false, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_READ, n);
+            Profile.file(r, this, 0, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IREAD_ALL}. */
     public Request iReadAll(final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(false, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_READ_ALL);
+        final Request result = started(transfer(false, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_READ_ALL, n);
+            Profile.file(r, this, 2, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IWRITE}. */
     public Request iWrite(final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(true, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_WRITE);
+        final Request result = started(transfer(true, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_WRITE, n);
+            Profile.file(r, this, 1, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IWRITE_ALL}. */
     public Request iWriteAll(final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(true, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_WRITE_ALL);
+        final Request result = started(transfer(true, Access.INDIVIDUAL, 0, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_WRITE_ALL, n);
+            Profile.file(r, this, 3, n, false);
+        }
+        return result;
     }
 
     /**
      * Java binding of {@code MPI_FILE_SEEK}: {@code whence} {@code MPI.SEEK_SET}, {@code SEEK_CUR} or {@code SEEK_END}.
      */
     public void seek(final long offset, final int whence)
+    {
+        final Recorder r = Profile.begin(Calls.FILE_SEEK);
+        seek0(offset, whence);
+        if (r != null)
+        {
+            r.end(Calls.FILE_SEEK);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void seek0(final long offset, final int whence)
     {
         run(f -> f.seek(offset, whence));
     }
@@ -521,41 +725,100 @@ public final class File
     /** Java binding of {@code MPI_FILE_READ_SHARED}: at the shared file pointer. */
     public Status readShared(final Object buf, final int count, final Datatype type)
     {
-        return transfer(false, Access.SHARED, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_READ_SHARED);
+        final Status result = transfer(false, Access.SHARED, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_READ_SHARED, n);
+            Profile.file(r, this, 4, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_SHARED}. */
     public Status writeShared(final Object buf, final int count, final Datatype type)
     {
-        return transfer(true, Access.SHARED, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_SHARED);
+        final Status result = transfer(true, Access.SHARED, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_WRITE_SHARED, n);
+            Profile.file(r, this, 5, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IREAD_SHARED}. */
     public Request iReadShared(final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(false, Access.SHARED, 0, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_READ_SHARED);
+        final Request result = started(transfer(false, Access.SHARED, 0, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_READ_SHARED, n);
+            Profile.file(r, this, 4, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_IWRITE_SHARED}. */
     public Request iWriteShared(final Buffer buf, final int count, final Datatype type)
     {
-        return started(transfer(true, Access.SHARED, 0, direct(buf), count, type));
+        final Recorder r = Profile.begin(Calls.FILE_I_WRITE_SHARED);
+        final Request result = started(transfer(true, Access.SHARED, 0, direct(buf), count, type));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_I_WRITE_SHARED, n);
+            Profile.file(r, this, 5, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_READ_ORDERED}, collective: rank after rank from the shared pointer. */
     public Status readOrdered(final Object buf, final int count, final Datatype type)
     {
-        return transfer(false, Access.ORDERED, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_READ_ORDERED);
+        final Status result = transfer(false, Access.ORDERED, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_READ_ORDERED, n);
+            Profile.file(r, this, 4, n, true);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ORDERED}, collective. */
     public Status writeOrdered(final Object buf, final int count, final Datatype type)
     {
-        return transfer(true, Access.ORDERED, 0, buf, count, type);
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_ORDERED);
+        final Status result = transfer(true, Access.ORDERED, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = result.bytes;
+            r.end(Calls.FILE_WRITE_ORDERED, n);
+            Profile.file(r, this, 5, n, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_SEEK_SHARED}, collective. */
     public void seekShared(final long offset, final int whence)
+    {
+        final Recorder r = Profile.begin(Calls.FILE_SEEK_SHARED);
+        seekShared0(offset, whence);
+        if (r != null)
+        {
+            r.end(Calls.FILE_SEEK_SHARED);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void seekShared0(final long offset, final int whence)
     {
         run(f -> f.seekShared(offset, whence));
     }
@@ -600,73 +863,157 @@ public final class File
     /** Java binding of {@code MPI_FILE_READ_AT_ALL_BEGIN}. */
     public void readAtAllBegin(final long offset, final Object buf, final int count, final Datatype type)
     {
+        final Recorder r = Profile.begin(Calls.FILE_READ_AT_ALL_BEGIN);
         begin("readAtAllBegin", false, Access.AT, offset, buf, count, type);
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_READ_AT_ALL_BEGIN, n);
+            Profile.file(r, this, 2, n, true);
+        }
     }
 
     /** Java binding of {@code MPI_FILE_READ_AT_ALL_END}. */
     public Status readAtAllEnd(final Object buf)
     {
-        return end("readAtAllEnd", "readAtAllBegin");
+        final Recorder r = Profile.begin(Calls.FILE_READ_AT_ALL_END);
+        final Status result = end("readAtAllEnd", "readAtAllBegin");
+        if (r != null)
+        {
+            r.end(Calls.FILE_READ_AT_ALL_END);
+            Profile.file(r, this, -1, 0, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_AT_ALL_BEGIN}. */
     public void writeAtAllBegin(final long offset, final Object buf, final int count, final Datatype type)
     {
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_AT_ALL_BEGIN);
         begin("writeAtAllBegin", true, Access.AT, offset, buf, count, type);
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_WRITE_AT_ALL_BEGIN, n);
+            Profile.file(r, this, 3, n, false);
+        }
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_AT_ALL_END}. */
     public Status writeAtAllEnd(final Object buf)
     {
-        return end("writeAtAllEnd", "writeAtAllBegin");
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_AT_ALL_END);
+        final Status result = end("writeAtAllEnd", "writeAtAllBegin");
+        if (r != null)
+        {
+            r.end(Calls.FILE_WRITE_AT_ALL_END);
+            Profile.file(r, this, -1, 0, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_READ_ALL_BEGIN}. */
     public void readAllBegin(final Object buf, final int count, final Datatype type)
     {
+        final Recorder r = Profile.begin(Calls.FILE_READ_ALL_BEGIN);
         begin("readAllBegin", false, Access.INDIVIDUAL, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_READ_ALL_BEGIN, n);
+            Profile.file(r, this, 2, n, true);
+        }
     }
 
     /** Java binding of {@code MPI_FILE_READ_ALL_END}. */
     public Status readAllEnd(final Object buf)
     {
-        return end("readAllEnd", "readAllBegin");
+        final Recorder r = Profile.begin(Calls.FILE_READ_ALL_END);
+        final Status result = end("readAllEnd", "readAllBegin");
+        if (r != null)
+        {
+            r.end(Calls.FILE_READ_ALL_END);
+            Profile.file(r, this, -1, 0, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ALL_BEGIN}. */
     public void writeAllBegin(final Object buf, final int count, final Datatype type)
     {
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_ALL_BEGIN);
         begin("writeAllBegin", true, Access.INDIVIDUAL, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_WRITE_ALL_BEGIN, n);
+            Profile.file(r, this, 3, n, false);
+        }
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ALL_END}. */
     public Status writeAllEnd(final Object buf)
     {
-        return end("writeAllEnd", "writeAllBegin");
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_ALL_END);
+        final Status result = end("writeAllEnd", "writeAllBegin");
+        if (r != null)
+        {
+            r.end(Calls.FILE_WRITE_ALL_END);
+            Profile.file(r, this, -1, 0, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_READ_ORDERED_BEGIN}. */
     public void readOrderedBegin(final Object buf, final int count, final Datatype type)
     {
+        final Recorder r = Profile.begin(Calls.FILE_READ_ORDERED_BEGIN);
         begin("readOrderedBegin", false, Access.ORDERED, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_READ_ORDERED_BEGIN, n);
+            Profile.file(r, this, 4, n, true);
+        }
     }
 
     /** Java binding of {@code MPI_FILE_READ_ORDERED_END}. */
     public Status readOrderedEnd(final Object buf)
     {
-        return end("readOrderedEnd", "readOrderedBegin");
+        final Recorder r = Profile.begin(Calls.FILE_READ_ORDERED_END);
+        final Status result = end("readOrderedEnd", "readOrderedBegin");
+        if (r != null)
+        {
+            r.end(Calls.FILE_READ_ORDERED_END);
+            Profile.file(r, this, -1, 0, false);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ORDERED_BEGIN}. */
     public void writeOrderedBegin(final Object buf, final int count, final Datatype type)
     {
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_ORDERED_BEGIN);
         begin("writeOrderedBegin", true, Access.ORDERED, 0, buf, count, type);
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            r.end(Calls.FILE_WRITE_ORDERED_BEGIN, n);
+            Profile.file(r, this, 5, n, false);
+        }
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ORDERED_END}. */
     public Status writeOrderedEnd(final Object buf)
     {
-        return end("writeOrderedEnd", "writeOrderedBegin");
+        final Recorder r = Profile.begin(Calls.FILE_WRITE_ORDERED_END);
+        final Status result = end("writeOrderedEnd", "writeOrderedBegin");
+        if (r != null)
+        {
+            r.end(Calls.FILE_WRITE_ORDERED_END);
+            Profile.file(r, this, -1, 0, false);
+        }
+        return result;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -686,6 +1033,17 @@ public final class File
 
     /** Java binding of {@code MPI_FILE_SYNC}, collective: this process's writes reach the device. */
     public void sync()
+    {
+        final Recorder r = Profile.begin(Calls.FILE_SYNC);
+        sync0();
+        if (r != null)
+        {
+            r.end(Calls.FILE_SYNC);
+            Profile.file(r, this, -1, 0, false);
+        }
+    }
+
+    private void sync0()
     {
         run(ShmFile::sync);
     }

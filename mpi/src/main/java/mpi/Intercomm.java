@@ -56,6 +56,17 @@ public final class Intercomm extends Comm
      */
     public Intracomm merge(final boolean high)
     {
+        final Recorder r = Profile.begin(Calls.COMM_MERGE);
+        final Intracomm result = merge0(high);
+        if (r != null)
+        {
+            r.end(Calls.COMM_MERGE);
+        }
+        return result;
+    }
+
+    private Intracomm merge0(final boolean high)
+    {
         try
         {
             check();

@@ -17,7 +17,13 @@ public class Intracomm extends Comm
     @Override
     public Intracomm dup()
     {
-        return CommConstruction.duplicate(this, new Intracomm(""));
+        final Recorder r = Profile.begin(Calls.COMM_DUP);
+        final Intracomm result = CommConstruction.duplicate(this, new Intracomm(""));
+        if (r != null)
+        {
+            r.end(Calls.COMM_DUP);
+        }
+        return result;
     }
 
     /** {@link #dup()}, as in Open MPI. */
@@ -31,7 +37,13 @@ public class Intracomm extends Comm
     @Override
     public Intracomm iDup()
     {
-        return CommConstruction.duplicateNonblocking(this, new Intracomm(""));
+        final Recorder r = Profile.begin(Calls.COMM_DUP);
+        final Intracomm result = CommConstruction.duplicateNonblocking(this, new Intracomm(""));
+        if (r != null)
+        {
+            r.end(Calls.COMM_DUP);
+        }
+        return result;
     }
 
     /** Java binding of {@code MPI_COMM_DUP_WITH_INFO} (see {@link Comm#dupWithInfo}). */
@@ -49,6 +61,17 @@ public class Intracomm extends Comm
      * Collective over this communicator; the new ones get its error handler.
      */
     public final Intracomm split(final int color, final int key)
+    {
+        final Recorder r = Profile.begin(Calls.COMM_SPLIT);
+        final Intracomm result = split0(color, key);
+        if (r != null)
+        {
+            r.end(Calls.COMM_SPLIT);
+        }
+        return result;
+    }
+
+    private final Intracomm split0(final int color, final int key)
     {
         try
         {
@@ -107,10 +130,21 @@ public class Intracomm extends Comm
      */
     public final Intracomm splitType(final int splitType, final int key, final Info info)
     {
+        final Recorder r = Profile.begin(Calls.COMM_SPLIT);
+        final Intracomm result = splitType0(splitType, key, info);
+        if (r != null)
+        {
+            r.end(Calls.COMM_SPLIT);
+        }
+        return result;
+    }
+
+    private final Intracomm splitType0(final int splitType, final int key, final Info info)
+    {
         if (splitType == TYPE_SHARED || splitType == MPI.UNDEFINED)
         {
             // The ranks that share memory are the ranks of one machine (node 0 on a single one).
-            return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : NodeLevels.nodeOf(members[getRank()]), key);
+            return split0(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : NodeLevels.nodeOf(members[getRank()]), key);
         }
         final org.shmpi.affinity.Topology.Level level = Locality.levelOf(splitType);
         if (level == null)
@@ -129,7 +163,7 @@ public class Intracomm extends Comm
         {
             throw handle(ex);
         }
-        return split(color, key);
+        return split0(color, key);
     }
 
     /**
@@ -138,6 +172,17 @@ public class Intracomm extends Comm
      * over this communicator; a group with a process outside it is {@code MPI.ERR_GROUP}.
      */
     public final Intracomm create(final Group group)
+    {
+        final Recorder r = Profile.begin(Calls.COMM_CREATE);
+        final Intracomm result = create0(group);
+        if (r != null)
+        {
+            r.end(Calls.COMM_CREATE);
+        }
+        return result;
+    }
+
+    private final Intracomm create0(final Group group)
     {
         try
         {
@@ -174,6 +219,17 @@ public class Intracomm extends Comm
      * (from two threads). A caller outside the group is {@code MPI.ERR_GROUP}.
      */
     public final Intracomm createGroup(final Group group, final int tag)
+    {
+        final Recorder r = Profile.begin(Calls.COMM_CREATE_GROUP);
+        final Intracomm result = createGroup0(group, tag);
+        if (r != null)
+        {
+            r.end(Calls.COMM_CREATE_GROUP);
+        }
+        return result;
+    }
+
+    private final Intracomm createGroup0(final Group group, final int tag)
     {
         try
         {
@@ -212,6 +268,17 @@ public class Intracomm extends Comm
      */
     public final CartComm createCart(final int[] dims, final boolean[] periods, final boolean reorder)
     {
+        final Recorder r = Profile.begin(Calls.COMM_CART_CREATE);
+        final CartComm result = createCart0(dims, periods, reorder);
+        if (r != null)
+        {
+            r.end(Calls.COMM_CART_CREATE);
+        }
+        return result;
+    }
+
+    private final CartComm createCart0(final int[] dims, final boolean[] periods, final boolean reorder)
+    {
         try
         {
             check();
@@ -236,6 +303,17 @@ public class Intracomm extends Comm
      * different graphs are {@code MPI.ERR_ARG}, raised on every member. Collective.
      */
     public final GraphComm createGraph(final int[] index, final int[] edges, final boolean reorder)
+    {
+        final Recorder r = Profile.begin(Calls.COMM_GRAPH_CREATE);
+        final GraphComm result = createGraph0(index, edges, reorder);
+        if (r != null)
+        {
+            r.end(Calls.COMM_GRAPH_CREATE);
+        }
+        return result;
+    }
+
+    private final GraphComm createGraph0(final int[] index, final int[] edges, final boolean reorder)
     {
         try
         {
@@ -355,7 +433,14 @@ public class Intracomm extends Comm
     public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
+        final Recorder r = Profile.begin(Calls.SCAN);
         collective(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, true));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.SCAN, n);
+        }
     }
 
     /**
@@ -365,14 +450,32 @@ public class Intracomm extends Comm
     public final Request iScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+        final Recorder r = Profile.begin(Calls.I_SCAN);
+        final Request result =
+            nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_SCAN, n);
+        }
+        return result;
     }
 
     /** + {@link #iScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+        final Recorder r = Profile.begin(Calls.I_SCAN);
+        final Request result =
+            nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_SCAN, n);
+        }
+        return result;
     }
 
     /**
@@ -392,7 +495,14 @@ public class Intracomm extends Comm
      */
     public final void scan(final Object buf, final int count, final Datatype type, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.SCAN);
         collective(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, true));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.SCAN, n);
+        }
     }
 
     /**
@@ -401,13 +511,29 @@ public class Intracomm extends Comm
      */
     public final Request iScan(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
+        final Recorder r = Profile.begin(Calls.I_SCAN);
+        final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_SCAN, n);
+        }
+        return result;
     }
 
     /** + {@link #iScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iScan(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
+        final Recorder r = Profile.begin(Calls.I_SCAN);
+        final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_SCAN, n);
+        }
+        return result;
     }
 
     /**
@@ -417,7 +543,14 @@ public class Intracomm extends Comm
     public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
+        final Recorder r = Profile.begin(Calls.EX_SCAN);
         collective(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, true));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.EX_SCAN, n);
+        }
     }
 
     /**
@@ -427,14 +560,32 @@ public class Intracomm extends Comm
     public final Request iExScan(final Buffer sendbuf, final Buffer recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+        final Recorder r = Profile.begin(Calls.I_EX_SCAN);
+        final Request result =
+            nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_EX_SCAN, n);
+        }
+        return result;
     }
 
     /** + {@link #iExScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+        final Recorder r = Profile.begin(Calls.I_EX_SCAN);
+        final Request result =
+            nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_EX_SCAN, n);
+        }
+        return result;
     }
 
     /**
@@ -454,7 +605,14 @@ public class Intracomm extends Comm
      */
     public final void exScan(final Object buf, final int count, final Datatype type, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.EX_SCAN);
         collective(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, true));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.EX_SCAN, n);
+        }
     }
 
     /**
@@ -463,13 +621,29 @@ public class Intracomm extends Comm
      */
     public final Request iExScan(final Buffer buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
+        final Recorder r = Profile.begin(Calls.I_EX_SCAN);
+        final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_EX_SCAN, n);
+        }
+        return result;
     }
 
     /** + {@link #iExScan} on arrays too (Open MPI takes direct buffers only); the request keeps them reachable. */
     public final Request iExScan(final Object buf, final int count, final Datatype type, final Op op)
     {
-        return nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
+        final Recorder r = Profile.begin(Calls.I_EX_SCAN);
+        final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
+        if (r != null)
+        {
+            final long n = Profile.bytes(count, type);
+            Profile.toHigher(r, this, n);
+            r.end(Calls.I_EX_SCAN, n);
+        }
+        return result;
     }
 
     // Detached nonblocking collectives
@@ -543,6 +717,18 @@ public class Intracomm extends Comm
     public final Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info,
         final int root, final int[] errcodes)
     {
+        final Recorder r = Profile.begin(Calls.COMM_SPAWN);
+        final Intercomm result = spawn0(command, argv, maxprocs, info, root, errcodes);
+        if (r != null)
+        {
+            r.end(Calls.COMM_SPAWN);
+        }
+        return result;
+    }
+
+    private final Intercomm spawn0(final String command, final String[] argv, final int maxprocs, final Info info,
+        final int root, final int[] errcodes)
+    {
         check();
         try
         {
@@ -561,6 +747,18 @@ public class Intracomm extends Comm
      * process's {@code MPI.APPNUM} attribute says which command it runs.
      */
     public final Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs,
+        final Info[] info, final int root, final int[] errcodes)
+    {
+        final Recorder r = Profile.begin(Calls.COMM_SPAWN_MULTIPLE);
+        final Intercomm result = spawnMultiple0(commands, argv, maxprocs, info, root, errcodes);
+        if (r != null)
+        {
+            r.end(Calls.COMM_SPAWN_MULTIPLE);
+        }
+        return result;
+    }
+
+    private final Intercomm spawnMultiple0(final String[] commands, final String[][] argv, final int[] maxprocs,
         final Info[] info, final int root, final int[] errcodes)
     {
         check();

@@ -154,6 +154,7 @@ final class Lifecycle
             final RankContext described = rankContext;
             p.statusSource(timeoutMs -> describeEngines(described, timeoutMs));
             installUncaughtHandler(mainThread);
+            Profile.start(p, rankContext, config, System.getenv(Spawns.PARENT_PORT_ENV) != null);
             initialized = true;
         }
     }
@@ -260,6 +261,7 @@ final class Lifecycle
             if (p != null && initialized && !finalized)
             {
                 e.printStackTrace();
+                Profile.flush(false);
                 p.abortJob(AbortKind.RANK_FAILED, 1, "rank " + p.rank() + " threw " + e);
             }
             else if (previous != null)
@@ -333,6 +335,7 @@ final class Lifecycle
             MPI.COMM_SELF.deleteAllAttributes();
             awaitUnbufferedSends();
             Collectives.barrier(MPI.COMM_WORLD, BlockedCall.FINALIZE);
+            Profile.flush(true);
             JobGateway.stopAll();
             Ports.stop(rankContext);
             Names.stop();
@@ -435,6 +438,7 @@ final class Lifecycle
             Runtime.getRuntime().halt(errorcode);
             return;
         }
+        Profile.flush(false);
         p.abortJob(AbortKind.MPI_ABORT, errorcode,
             "rank " + p.rank() + " called MPI_Abort(" + comm.getName() + ", " + errorcode + ")");
     }
@@ -449,6 +453,7 @@ final class Lifecycle
         final int code = ex.getErrorClass() > 0 ? ex.getErrorClass() : 1;
         if (p != null)
         {
+            Profile.flush(false);
             p.abortJob(AbortKind.RANK_FAILED, code, "rank " + p.rank() + ": " + what);
         }
     }
@@ -459,6 +464,7 @@ final class Lifecycle
         final RankProcess p = process;
         if (p != null)
         {
+            Profile.flush(false);
             p.exitAborted();
         }
         System.out.flush();

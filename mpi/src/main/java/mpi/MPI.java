@@ -516,13 +516,16 @@ public final class MPI
     }
 
     /**
-     * Java binding of {@code MPI_PCONTROL}: profiling control. shmpi has no profiling layer
-     * that listens, so, as the standard allows, the call has no effect (it still requires an
-     * initialized MPI).
+     * Java binding of {@code MPI_PCONTROL}: profiling control, for the job report
+     * ({@code shmrun --report}): {@code level} 0 stops recording and 1 resumes it; 1 with a name
+     * ({@code obj.toString()}) enters the region of that name and -1 with the name leaves it, and
+     * the report shows each region in its own columns. Without the report it has no effect (it
+     * still requires an initialized MPI).
      */
     public static void pControl(final int level, final Object obj)
     {
         check();
+        Profile.pControl(level, obj);
     }
 
     /** Java binding of {@code MPI_QUERY_THREAD}: the thread level provided by Init. */

@@ -36,6 +36,17 @@ public final class Message
     /** Java binding of {@code MPI_MPROBE}: blocks until a matching message arrives and takes it. */
     public Status mProbe(final int source, final int tag, final Comm comm)
     {
+        final Recorder r = Profile.begin(Calls.M_PROBE);
+        final Status result = mProbe0(source, tag, comm);
+        if (r != null)
+        {
+            r.end(Calls.M_PROBE);
+        }
+        return result;
+    }
+
+    private Status mProbe0(final int source, final int tag, final Comm comm)
+    {
         try
         {
             comm.check();
@@ -63,6 +74,17 @@ public final class Message
      * @return its status, or null when none matched (this handle is unchanged)
      */
     public Status imProbe(final int source, final int tag, final Comm comm)
+    {
+        final Recorder r = Profile.begin(Calls.IM_PROBE);
+        final Status result = imProbe0(source, tag, comm);
+        if (r != null)
+        {
+            r.end(Calls.IM_PROBE);
+        }
+        return result;
+    }
+
+    private Status imProbe0(final int source, final int tag, final Comm comm)
     {
         try
         {
@@ -94,18 +116,51 @@ public final class Message
     /** Java binding of {@code MPI_MRECV}: receives the probed message; this handle becomes null. */
     public Status mRecv(final Object buf, final int count, final Datatype type)
     {
-        final Request r = imRecv(buf, count, type);
+        final Recorder r = Profile.begin(Calls.M_RECV);
+        final Status result = mRecv0(buf, count, type);
+        if (r != null)
+        {
+            r.end(Calls.M_RECV);
+        }
+        return result;
+    }
+
+    private Status mRecv0(final Object buf, final int count, final Datatype type)
+    {
+        final Request r = imRecv0(buf, count, type);
         return r.waitStatus();
     }
 
     /** Java binding of {@code MPI_IMRECV} on a direct buffer. */
     public Request imRecv(final Buffer buf, final int count, final Datatype type)
     {
-        return imRecv((Object)buf, count, type);
+        final Recorder r = Profile.begin(Calls.IM_RECV);
+        final Request result = imRecv0(buf, count, type);
+        if (r != null)
+        {
+            r.end(Calls.IM_RECV);
+        }
+        return result;
+    }
+
+    private Request imRecv0(final Buffer buf, final int count, final Datatype type)
+    {
+        return imRecv0((Object)buf, count, type);
     }
 
     /** Java binding of {@code MPI_IMRECV}; + also takes arrays. */
     public Request imRecv(final Object buf, final int count, final Datatype type)
+    {
+        final Recorder r = Profile.begin(Calls.IM_RECV);
+        final Request result = imRecv0(buf, count, type);
+        if (r != null)
+        {
+            r.end(Calls.IM_RECV);
+        }
+        return result;
+    }
+
+    private Request imRecv0(final Object buf, final int count, final Datatype type)
     {
         MPI.check();
         if (noProc)

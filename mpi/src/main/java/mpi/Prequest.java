@@ -27,6 +27,16 @@ public final class Prequest extends Request
     /** Java binding of {@code MPI_START}: starts the operation. It must be inactive. */
     public void start()
     {
+        final Recorder r = Profile.begin(Calls.START);
+        start0();
+        if (r != null)
+        {
+            r.end(Calls.START);
+        }
+    }
+
+    private void start0()
+    {
         MPI.check();
         if (freed)
         {
@@ -43,6 +53,16 @@ public final class Prequest extends Request
 
     /** Java binding of {@code MPI_STARTALL}. */
     public static void startAll(final Prequest[] requests)
+    {
+        final Recorder r = Profile.begin(Calls.START_ALL);
+        startAll0(requests);
+        if (r != null)
+        {
+            r.end(Calls.START_ALL);
+        }
+    }
+
+    private static void startAll0(final Prequest[] requests)
     {
         MPI.check();
         if (requests == null)

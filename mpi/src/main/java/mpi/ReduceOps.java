@@ -3,6 +3,7 @@ package mpi;
 import static mpi.Collectives.*;
 import static mpi.OpReducers.*;
 
+import org.shmpi.report.Algorithm;
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
 import org.shmpi.coll.CollectiveOp;
@@ -47,6 +48,7 @@ final class ReduceOps
         if (blocking && op.isCommutative() && comm.nodeAware())
         {
             final byte[] data = packed(isRoot && inPlace ? recvbuf : sendbuf, 0, count, type);
+            Profile.algorithm(Algorithm.HIERARCHICAL);
             final byte[] result = NodeLevels.of(comm).reducePacked(data, sent, count, r, comm.getRank(), root);
             if (isRoot)
             {
@@ -58,6 +60,7 @@ final class ReduceOps
             comm.coll().shmLargeFor(CollectiveOp.REDUCE, sent) : null;
         if (large != null)
         {
+            Profile.algorithm(Algorithm.PIPELINED);
             large.reduce(root, data(isRoot && inPlace ? recvbuf : sendbuf, 0, type), isRoot ? data(recvbuf, 0, type) :
                 null, sent, type.size, r);
             return null;
@@ -71,6 +74,7 @@ final class ReduceOps
             final byte[] in = comm.coll().blockingIn(bytes);
             pack(isRoot && inPlace ? recvbuf : sendbuf, 0, type, in, 0, bytes);
             final byte[] result = isRoot ? comm.coll().blockingOut(bytes) : null;
+            Profile.algorithm(Algorithm.FLAT);
             shm.reduce(root, in, bytes, count, r, result);
             if (isRoot)
             {
@@ -82,6 +86,7 @@ final class ReduceOps
         final byte[] out = isRoot ? new byte[bytes] : null;
         if (shm != null && !blocking)
         {
+            Profile.algorithm(Algorithm.FLAT);
             return run(comm, comm.coll().nextMembers(), shm.reduceSteps(root, data, bytes, count, r, out).then(s ->
             {
                 if (isRoot)
@@ -119,6 +124,7 @@ final class ReduceOps
         }
         if (blocking && op.isCommutative() && comm.nodeAware())
         {
+            Profile.algorithm(Algorithm.HIERARCHICAL);
             NodeLevels.of(comm).allReduce(sendbuf, recvbuf, count, type, op, inPlace);
             return null;
         }
@@ -126,6 +132,7 @@ final class ReduceOps
             comm.coll().shmLargeFor(CollectiveOp.ALLREDUCE, sent) : null;
         if (large != null)
         {
+            Profile.algorithm(Algorithm.PIPELINED);
             large.allreduce(data(inPlace ? recvbuf : sendbuf, 0, type), data(recvbuf, 0, type), sent, type.size, r);
             return null;
         }
@@ -138,6 +145,7 @@ final class ReduceOps
             final byte[] in = comm.coll().blockingIn(bytes);
             pack(inPlace ? recvbuf : sendbuf, 0, type, in, 0, bytes);
             final byte[] result = comm.coll().blockingOut(bytes);
+            Profile.algorithm(Algorithm.FLAT);
             shm.allreduce(in, bytes, count, r, result);
             unpack(result, 0, bytes, recvbuf, 0, type);
             return null;
@@ -146,6 +154,7 @@ final class ReduceOps
         final byte[] out = new byte[bytes];
         if (shm != null && !blocking)
         {
+            Profile.algorithm(Algorithm.FLAT);
             return run(comm, comm.coll().nextMembers(), shm.allreduceSteps(data, bytes, count, r, out).then(s ->
             {
                 unpack(out, 0, bytes, recvbuf, 0, type);
@@ -199,6 +208,7 @@ final class ReduceOps
                 comm.coll().shmLargeFor(CollectiveOp.REDUCESCATTER, data.length) : null;
             if (large != null)
             {
+                Profile.algorithm(Algorithm.PIPELINED);
                 large.reduceScatter(PackedData.of(data), data(recvbuf, 0, type), data.length, type.size, r, offsets[me],
                     lengths[me]);
                 return null;
@@ -207,6 +217,7 @@ final class ReduceOps
             if (shm != null)
             {
                 final byte[] out = new byte[data.length];
+                Profile.algorithm(Algorithm.FLAT);
                 shm.allreduce(data, data.length, total, r, out);
                 unpack(out, offsets[me], lengths[me], recvbuf, 0, type);
                 return null;

@@ -142,6 +142,17 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAIT}: blocks until the operation completes; returns its status. */
     public final Status waitStatus()
     {
+        final Recorder r = Profile.begin(Calls.WAIT);
+        final Status result = waitStatus0();
+        if (r != null)
+        {
+            r.end(Calls.WAIT);
+        }
+        return result;
+    }
+
+    private final Status waitStatus0()
+    {
         return waitStatus(BlockedCall.WAIT);
     }
 
@@ -162,6 +173,16 @@ public class Request implements Freeable, AutoCloseable
 
     /** Java binding of {@code MPI_WAIT} without a status. */
     public final void waitFor()
+    {
+        final Recorder r = Profile.begin(Calls.WAIT);
+        waitFor0();
+        if (r != null)
+        {
+            r.end(Calls.WAIT);
+        }
+    }
+
+    private final void waitFor0()
     {
         waitFor(BlockedCall.WAIT);
     }
@@ -199,6 +220,17 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_TEST}: the status if the operation completed, else null. */
     public final Status testStatus()
     {
+        final Recorder r = Profile.begin(Calls.TEST);
+        final Status result = testStatus0();
+        if (r != null)
+        {
+            r.end(Calls.TEST);
+        }
+        return result;
+    }
+
+    private final Status testStatus0()
+    {
         MPI.check();
         if (!isActive())
         {
@@ -221,7 +253,18 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_TEST} without a status. */
     public final boolean test()
     {
-        return testStatus() != null;
+        final Recorder r = Profile.begin(Calls.TEST);
+        final boolean result = test0();
+        if (r != null)
+        {
+            r.end(Calls.TEST);
+        }
+        return result;
+    }
+
+    private final boolean test0()
+    {
+        return testStatus0() != null;
     }
 
     /**
@@ -331,6 +374,17 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAITANY}: waits for one; its status carries its index. */
     public static Status waitAnyStatus(final Request[] requests)
     {
+        final Recorder r = Profile.begin(Calls.WAIT_ANY);
+        final Status result = waitAnyStatus0(requests);
+        if (r != null)
+        {
+            r.end(Calls.WAIT_ANY);
+        }
+        return result;
+    }
+
+    private static Status waitAnyStatus0(final Request[] requests)
+    {
         MPI.check();
         checkArray(requests);
         if (countActive(requests) == 0)
@@ -348,11 +402,33 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAITANY}: the index of the completed request. */
     public static int waitAny(final Request[] requests)
     {
-        return waitAnyStatus(requests).index;
+        final Recorder r = Profile.begin(Calls.WAIT_ANY);
+        final int result = waitAny0(requests);
+        if (r != null)
+        {
+            r.end(Calls.WAIT_ANY);
+        }
+        return result;
+    }
+
+    private static int waitAny0(final Request[] requests)
+    {
+        return waitAnyStatus0(requests).index;
     }
 
     /** Java binding of {@code MPI_TESTANY}: a completed request's status (with index), or null. */
     public static Status testAnyStatus(final Request[] requests)
+    {
+        final Recorder r = Profile.begin(Calls.TEST_ANY);
+        final Status result = testAnyStatus0(requests);
+        if (r != null)
+        {
+            r.end(Calls.TEST_ANY);
+        }
+        return result;
+    }
+
+    private static Status testAnyStatus0(final Request[] requests)
     {
         MPI.check();
         checkArray(requests);
@@ -379,12 +455,34 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_TESTANY}: the index, or {@code MPI.UNDEFINED} when none completed. */
     public static int testAny(final Request[] requests)
     {
-        final Status s = testAnyStatus(requests);
+        final Recorder r = Profile.begin(Calls.TEST_ANY);
+        final int result = testAny0(requests);
+        if (r != null)
+        {
+            r.end(Calls.TEST_ANY);
+        }
+        return result;
+    }
+
+    private static int testAny0(final Request[] requests)
+    {
+        final Status s = testAnyStatus0(requests);
         return s == null ? MPI.UNDEFINED : s.index;
     }
 
     /** Java binding of {@code MPI_WAITALL}: waits for every request; their statuses, in order. */
     public static Status[] waitAllStatus(final Request[] requests)
+    {
+        final Recorder r = Profile.begin(Calls.WAIT_ALL);
+        final Status[] result = waitAllStatus0(requests);
+        if (r != null)
+        {
+            r.end(Calls.WAIT_ALL);
+        }
+        return result;
+    }
+
+    private static Status[] waitAllStatus0(final Request[] requests)
     {
         MPI.check();
         checkArray(requests);
@@ -395,6 +493,16 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAITALL}. */
     public static void waitAll(final Request[] requests)
     {
+        final Recorder r = Profile.begin(Calls.WAIT_ALL);
+        waitAll0(requests);
+        if (r != null)
+        {
+            r.end(Calls.WAIT_ALL);
+        }
+    }
+
+    private static void waitAll0(final Request[] requests)
+    {
         MPI.check();
         checkArray(requests);
         awaitAll(requests, false, BlockedCall.WAITALL);
@@ -403,6 +511,17 @@ public class Request implements Freeable, AutoCloseable
 
     /** Java binding of {@code MPI_TESTALL}: every status if all completed, else null (nothing consumed). */
     public static Status[] testAllStatus(final Request[] requests)
+    {
+        final Recorder r = Profile.begin(Calls.TEST_ALL);
+        final Status[] result = testAllStatus0(requests);
+        if (r != null)
+        {
+            r.end(Calls.TEST_ALL);
+        }
+        return result;
+    }
+
+    private static Status[] testAllStatus0(final Request[] requests)
     {
         MPI.check();
         checkArray(requests);
@@ -420,11 +539,33 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_TESTALL}. */
     public static boolean testAll(final Request[] requests)
     {
-        return testAllStatus(requests) != null;
+        final Recorder r = Profile.begin(Calls.TEST_ALL);
+        final boolean result = testAll0(requests);
+        if (r != null)
+        {
+            r.end(Calls.TEST_ALL);
+        }
+        return result;
+    }
+
+    private static boolean testAll0(final Request[] requests)
+    {
+        return testAllStatus0(requests) != null;
     }
 
     /** Java binding of {@code MPI_WAITSOME}: waits for at least one; the statuses of all completed. */
     public static Status[] waitSomeStatus(final Request[] requests)
+    {
+        final Recorder r = Profile.begin(Calls.WAIT_SOME);
+        final Status[] result = waitSomeStatus0(requests);
+        if (r != null)
+        {
+            r.end(Calls.WAIT_SOME);
+        }
+        return result;
+    }
+
+    private static Status[] waitSomeStatus0(final Request[] requests)
     {
         MPI.check();
         checkArray(requests);
@@ -439,11 +580,33 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_WAITSOME}: indices of the completed requests (null if none active). */
     public static int[] waitSome(final Request[] requests)
     {
-        return indices(waitSomeStatus(requests));
+        final Recorder r = Profile.begin(Calls.WAIT_SOME);
+        final int[] result = waitSome0(requests);
+        if (r != null)
+        {
+            r.end(Calls.WAIT_SOME);
+        }
+        return result;
+    }
+
+    private static int[] waitSome0(final Request[] requests)
+    {
+        return indices(waitSomeStatus0(requests));
     }
 
     /** Java binding of {@code MPI_TESTSOME}: statuses of the completed requests (empty if none). */
     public static Status[] testSomeStatus(final Request[] requests)
+    {
+        final Recorder r = Profile.begin(Calls.TEST_SOME);
+        final Status[] result = testSomeStatus0(requests);
+        if (r != null)
+        {
+            r.end(Calls.TEST_SOME);
+        }
+        return result;
+    }
+
+    private static Status[] testSomeStatus0(final Request[] requests)
     {
         MPI.check();
         checkArray(requests);
@@ -458,7 +621,18 @@ public class Request implements Freeable, AutoCloseable
     /** Java binding of {@code MPI_TESTSOME}. */
     public static int[] testSome(final Request[] requests)
     {
-        return indices(testSomeStatus(requests));
+        final Recorder r = Profile.begin(Calls.TEST_SOME);
+        final int[] result = testSome0(requests);
+        if (r != null)
+        {
+            r.end(Calls.TEST_SOME);
+        }
+        return result;
+    }
+
+    private static int[] testSome0(final Request[] requests)
+    {
+        return indices(testSomeStatus0(requests));
     }
 
     // ------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package mpi;
 
 import static mpi.Collectives.*;
 
+import org.shmpi.report.Algorithm;
 import org.shmpi.coll.Bcast;
 import org.shmpi.coll.Collective;
 import org.shmpi.coll.CollectiveOp;
@@ -34,6 +35,7 @@ final class Rooted
         final int bytes = check(buf, 0, count, type);
         if (blocking && comm.nodeAware())
         {
+            Profile.algorithm(Algorithm.HIERARCHICAL);
             NodeLevels.of(comm).bcast(buf, count, type, root, comm.getRank());
             return null;
         }
@@ -41,6 +43,7 @@ final class Rooted
         final ShmLargeCollectives large = blocking ? comm.coll().shmLargeFor(CollectiveOp.BCAST, bytes) : null;
         if (large != null)
         {
+            Profile.algorithm(Algorithm.PIPELINED);
             large.bcast(root, data(buf, 0, type), bytes);
             return null;
         }
@@ -55,6 +58,7 @@ final class Rooted
             }
             if (!blocking)
             {
+                Profile.algorithm(Algorithm.FLAT);
                 return run(comm, comm.coll().nextMembers(), shm.bcastSteps(root, data, bytes).then(s ->
                 {
                     if (!isRoot)
@@ -64,6 +68,7 @@ final class Rooted
                     return null;
                 }), "bcast", false, buf);
             }
+            Profile.algorithm(Algorithm.FLAT);
             shm.bcast(root, data, bytes);
             if (!isRoot)
             {
@@ -112,6 +117,7 @@ final class Rooted
                 {
                     pack(sendbuf, 0, stype, mine, 0, sent);
                 }
+                Profile.algorithm(Algorithm.HIERARCHICAL);
                 final byte[] all = NodeLevels.of(comm).gatherPacked(mine, sent, me, n, root);
                 if (isRoot)
                 {
@@ -127,6 +133,7 @@ final class Rooted
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "gather: blocks of " + sent +
                         " bytes for receive blocks of " + rcount + " items of " + rtype.getName());
                 }
+                Profile.algorithm(Algorithm.PIPELINED);
                 large.gather(root, isRoot && inPlace ? null : data(sendbuf, 0, stype),
                     isRoot ? data(recvbuf, 0, rtype) : null, sent);
                 return null;
@@ -153,6 +160,7 @@ final class Rooted
                 final byte[] all = !isRoot ? null : blocking ? comm.coll().blockingOut(n * sent) : new byte[n * sent];
                 if (!blocking)
                 {
+                    Profile.algorithm(Algorithm.FLAT);
                     return run(comm, comm.coll().nextMembers(), shm.gatherSteps(root, mine, sent, all).then(s ->
                     {
                         if (isRoot)
@@ -162,6 +170,7 @@ final class Rooted
                         return null;
                     }), "gather", false, sendbuf, recvbuf);
                 }
+                Profile.algorithm(Algorithm.FLAT);
                 shm.gather(root, mine, sent, all);
                 if (isRoot)
                 {
@@ -230,6 +239,7 @@ final class Rooted
                         " bytes for a receive buffer of " + rcount + " items of " + rtype.getName());
                 }
                 final byte[] all = isRoot ? packed(sendbuf, 0, n * scount, stype) : null;
+                Profile.algorithm(Algorithm.HIERARCHICAL);
                 final byte[] mine = NodeLevels.of(comm).scatterPacked(all, block, me, n, root);
                 if (!(isRoot && inPlace))
                 {
@@ -246,6 +256,7 @@ final class Rooted
                     throw new MPIException(ErrorClass.ERR_TRUNCATE, "scatter: blocks of " + block +
                         " bytes for a receive buffer of " + rcount + " items of " + rtype.getName());
                 }
+                Profile.algorithm(Algorithm.PIPELINED);
                 large.scatter(root, isRoot ? data(sendbuf, 0, stype) : null,
                     isRoot && inPlace ? null : data(recvbuf, 0, rtype), block);
                 return null;
@@ -268,6 +279,7 @@ final class Rooted
                 final byte[] mine = blocking ? comm.coll().blockingOut(block) : new byte[block];
                 if (!blocking)
                 {
+                    Profile.algorithm(Algorithm.FLAT);
                     return run(comm, comm.coll().nextMembers(), shm.scatterSteps(root, all, block, mine).then(s ->
                     {
                         if (!(isRoot && inPlace))
@@ -277,6 +289,7 @@ final class Rooted
                         return null;
                     }), "scatter", false, sendbuf, recvbuf);
                 }
+                Profile.algorithm(Algorithm.FLAT);
                 shm.scatter(root, all, block, mine);
                 if (!(isRoot && inPlace))
                 {

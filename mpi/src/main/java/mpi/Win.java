@@ -34,6 +34,18 @@ import org.shmpi.shm.ErrorClass;
  */
 public final class Win implements Freeable
 {
+    /** Windows made by this rank so far: each window's number in the job report (made collectively, so alike). */
+    private static int made;
+    /** The name the job report gives this window. */
+    private final String reportName = "window " + made++;
+
+    /** The name the job report gives this window: its number, and its name when it has one. */
+    final String reportName()
+    {
+        final String n = name;
+        return n == null || n.isEmpty() ? reportName : reportName + " (" + n + ")";
+    }
+
     /** The value a freed window's handle compares to (Open MPI's bindings keep it as an int). */
     public static final int WIN_NULL = 0;
     /** {@code MPI_Win_allocate}: each member's memory on pages of its own. */
@@ -80,7 +92,14 @@ public final class Win implements Freeable
     public Win(final Object base, final int size, final int dispUnit, final Info info, final Comm comm)
     {
         MPI.check();
+        final int kind = Calls.WIN_CREATE;
+        final Recorder r = Profile.begin(kind);
         WinCreation.create(this, base, size, dispUnit, info, comm);
+        if (r != null)
+        {
+            r.end(kind);
+            Profile.window(r, this, -1, 0, -1);
+        }
     }
 
     /**
@@ -93,7 +112,14 @@ public final class Win implements Freeable
         final int flavor)
     {
         MPI.check();
+        final int kind = flavor == FLAVOR_SHARED ? Calls.WIN_ALLOCATE_SHARED : Calls.WIN_ALLOCATE;
+        final Recorder r = Profile.begin(kind);
         WinCreation.allocate(this, size, dispUnit, info, comm, base, flavor);
+        if (r != null)
+        {
+            r.end(kind);
+            Profile.window(r, this, -1, 0, -1);
+        }
     }
 
     /**
@@ -106,7 +132,14 @@ public final class Win implements Freeable
     public Win(final Info info, final Comm comm)
     {
         MPI.check();
+        final int kind = Calls.WIN_CREATE_DYNAMIC;
+        final Recorder r = Profile.begin(kind);
         WinCreation.createDynamic(this, info, comm);
+        if (r != null)
+        {
+            r.end(kind);
+            Profile.window(r, this, -1, 0, -1);
+        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -210,21 +243,42 @@ public final class Win implements Freeable
     public void put(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
     {
+        final Recorder r = Profile.begin(Calls.WIN_PUT);
         WinAccess.move(this, true, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        if (r != null)
+        {
+            final long n = Profile.bytes(orgCount, orgType);
+            r.end(Calls.WIN_PUT, n);
+            Profile.window(r, this, 0, n, -1);
+        }
     }
 
     /** Java binding of {@code MPI_GET}: the reverse of {@link #put}. */
     public void get(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType)
     {
+        final Recorder r = Profile.begin(Calls.WIN_GET);
         WinAccess.move(this, false, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        if (r != null)
+        {
+            final long n = Profile.bytes(orgCount, orgType);
+            r.end(Calls.WIN_GET, n);
+            Profile.window(r, this, 1, n, -1);
+        }
     }
 
     /** Java binding of {@code MPI_ACCUMULATE}: target = origin {@code op} target, element by element, atomically. */
     public void accumulate(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.WIN_ACCUMULATE);
         WinAccess.accumulate(this, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
+        if (r != null)
+        {
+            final long n = Profile.bytes(orgCount, orgType);
+            r.end(Calls.WIN_ACCUMULATE, n);
+            Profile.window(r, this, 2, n, -1);
+        }
     }
 
     /**
@@ -235,8 +289,15 @@ public final class Win implements Freeable
         final int resultCount, final Datatype resultType, final int targetRank, final int targetDisp,
         final int targetCount, final Datatype targetType, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.WIN_GET_ACCUMULATE);
         WinAccess.getAccumulate(this, origin, orgCount, orgType, result, resultCount, resultType, targetRank,
             targetDisp, targetCount, targetType, op);
+        if (r != null)
+        {
+            final long n = Profile.bytes(orgCount, orgType);
+            r.end(Calls.WIN_GET_ACCUMULATE, n);
+            Profile.window(r, this, 3, n, -1);
+        }
     }
 
     /**
@@ -246,7 +307,14 @@ public final class Win implements Freeable
     public void fetchAndOp(final Buffer origin, final Buffer result, final Datatype type, final int targetRank,
         final int targetDisp, final Op op)
     {
+        final Recorder r = Profile.begin(Calls.WIN_FETCH_AND_OP);
         WinAccess.fetchAndOp(this, origin, result, type, targetRank, targetDisp, op);
+        if (r != null)
+        {
+            final long n = Profile.bytes(1, type);
+            r.end(Calls.WIN_FETCH_AND_OP, n);
+            Profile.window(r, this, 4, n, -1);
+        }
     }
 
     /**
@@ -257,7 +325,14 @@ public final class Win implements Freeable
     public void compareAndSwap(final Buffer origin, final Buffer compare, final Buffer result, final Datatype type,
         final int targetRank, final int targetDisp)
     {
+        final Recorder r = Profile.begin(Calls.WIN_COMPARE_AND_SWAP);
         WinAccess.compareAndSwap(this, origin, compare, result, type, targetRank, targetDisp);
+        if (r != null)
+        {
+            final long n = Profile.bytes(1, type);
+            r.end(Calls.WIN_COMPARE_AND_SWAP, n);
+            Profile.window(r, this, 5, n, -1);
+        }
     }
 
     /**
@@ -372,35 +447,77 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_FENCE}. */
     public void fence(final int assertion)
     {
+        final Recorder r = Profile.begin(Calls.WIN_FENCE);
         call((w, a) -> w.fence(a), assertion);
+        if (r != null)
+        {
+            r.end(Calls.WIN_FENCE);
+            Profile.window(r, this, -1, 0, 0);
+        }
     }
 
     /** Java binding of {@code MPI_WIN_START}: an access epoch to the members of {@code group}. */
     public void start(final Group group, final int assertion)
     {
+        final Recorder r = Profile.begin(Calls.WIN_START);
         call((w, ranks, a) -> w.start(ranks, a), group, assertion, "start");
+        if (r != null)
+        {
+            r.end(Calls.WIN_START);
+            Profile.window(r, this, -1, 0, 3);
+        }
     }
 
     /** Java binding of {@code MPI_WIN_COMPLETE}. */
     public void complete()
     {
+        final Recorder r = Profile.begin(Calls.WIN_COMPLETE);
         call(w -> w.complete());
+        if (r != null)
+        {
+            r.end(Calls.WIN_COMPLETE);
+            Profile.window(r, this, -1, 0, -1);
+        }
     }
 
     /** Java binding of {@code MPI_WIN_POST}: an exposure epoch to the members of {@code group}. */
     public void post(final Group group, final int assertion)
     {
+        final Recorder r = Profile.begin(Calls.WIN_POST);
         call((w, ranks, a) -> w.post(ranks, a), group, assertion, "post");
+        if (r != null)
+        {
+            r.end(Calls.WIN_POST);
+            Profile.window(r, this, -1, 0, 3);
+        }
     }
 
     /** Java binding of {@code MPI_WIN_WAIT}. */
     public void waitFor()
     {
+        final Recorder r = Profile.begin(Calls.WIN_WAIT_FOR);
         call(w -> w.waitFor());
+        if (r != null)
+        {
+            r.end(Calls.WIN_WAIT_FOR);
+            Profile.window(r, this, -1, 0, -1);
+        }
     }
 
     /** Java binding of {@code MPI_WIN_TEST}. */
     public boolean test()
+    {
+        final Recorder r = Profile.begin(Calls.WIN_TEST);
+        final boolean result = test0();
+        if (r != null)
+        {
+            r.end(Calls.WIN_TEST);
+            Profile.window(r, this, -1, 0, -1);
+        }
+        return result;
+    }
+
+    private boolean test0()
     {
         final ShmWindow w = live();
         try
@@ -418,6 +535,17 @@ public final class Win implements Freeable
      * rank}.
      */
     public void lock(final int lockType, final int rank, final int assertion)
+    {
+        final Recorder r = Profile.beginTimed(Calls.WIN_LOCK);
+        lock0(lockType, rank, assertion);
+        if (r != null)
+        {
+            r.end(Calls.WIN_LOCK);
+            Profile.window(r, this, -2, 0, 1);
+        }
+    }
+
+    private void lock0(final int lockType, final int rank, final int assertion)
     {
         final ShmWindow w = live();
         try
@@ -438,6 +566,17 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_UNLOCK}. */
     public void unlock(final int rank)
     {
+        final Recorder r = Profile.begin(Calls.WIN_UNLOCK);
+        unlock0(rank);
+        if (r != null)
+        {
+            r.end(Calls.WIN_UNLOCK);
+            Profile.window(r, this, -1, 0, -1);
+        }
+    }
+
+    private void unlock0(final int rank)
+    {
         final ShmWindow w = live();
         try
         {
@@ -455,6 +594,17 @@ public final class Win implements Freeable
 
     /** Java binding of {@code MPI_WIN_LOCK_ALL}. */
     public void lockAll(final int assertion)
+    {
+        final Recorder r = Profile.beginTimed(Calls.WIN_LOCK_ALL);
+        lockAll0(assertion);
+        if (r != null)
+        {
+            r.end(Calls.WIN_LOCK_ALL);
+            Profile.window(r, this, -2, 0, 2);
+        }
+    }
+
+    private void lockAll0(final int assertion)
     {
         call((w, a) ->
         {
@@ -475,6 +625,17 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_UNLOCK_ALL}. */
     public void unlockAll()
     {
+        final Recorder r = Profile.begin(Calls.WIN_UNLOCK_ALL);
+        unlockAll0();
+        if (r != null)
+        {
+            r.end(Calls.WIN_UNLOCK_ALL);
+            Profile.window(r, this, -1, 0, -1);
+        }
+    }
+
+    private void unlockAll0()
+    {
         call(w -> w.unlockAll());
     }
 
@@ -483,11 +644,33 @@ public final class Win implements Freeable
      */
     public void sync()
     {
+        final Recorder r = Profile.begin(Calls.WIN_SYNC);
+        sync0();
+        if (r != null)
+        {
+            r.end(Calls.WIN_SYNC);
+            Profile.window(r, this, -1, 0, -1);
+        }
+    }
+
+    private void sync0()
+    {
         call(w -> w.sync());
     }
 
     /** Java binding of {@code MPI_WIN_FLUSH}: this process's operations on {@code targetRank} are complete there. */
     public void flush(final int targetRank)
+    {
+        final Recorder r = Profile.begin(Calls.WIN_FLUSH);
+        flush0(targetRank);
+        if (r != null)
+        {
+            r.end(Calls.WIN_FLUSH);
+            Profile.window(r, this, -1, 0, -1);
+        }
+    }
+
+    private void flush0(final int targetRank)
     {
         final ShmWindow w = live();
         try
@@ -506,6 +689,17 @@ public final class Win implements Freeable
     /** Java binding of {@code MPI_WIN_FLUSH_ALL}. */
     public void flushAll()
     {
+        final Recorder r = Profile.begin(Calls.WIN_FLUSH_ALL);
+        flushAll0();
+        if (r != null)
+        {
+            r.end(Calls.WIN_FLUSH_ALL);
+            Profile.window(r, this, -1, 0, -1);
+        }
+    }
+
+    private void flushAll0()
+    {
         call(w -> w.flushAll());
     }
 
@@ -516,13 +710,35 @@ public final class Win implements Freeable
      */
     public void flushLocal(final int targetRank)
     {
-        flush(targetRank);
+        final Recorder r = Profile.begin(Calls.WIN_FLUSH_LOCAL);
+        flushLocal0(targetRank);
+        if (r != null)
+        {
+            r.end(Calls.WIN_FLUSH_LOCAL);
+            Profile.window(r, this, -1, 0, -1);
+        }
+    }
+
+    private void flushLocal0(final int targetRank)
+    {
+        flush0(targetRank);
     }
 
     /** Java binding of {@code MPI_WIN_FLUSH_LOCAL_ALL}: as {@link #flushAll}. */
     public void flushLocalAll()
     {
-        flushAll();
+        final Recorder r = Profile.begin(Calls.WIN_FLUSH_LOCAL_ALL);
+        flushLocalAll0();
+        if (r != null)
+        {
+            r.end(Calls.WIN_FLUSH_LOCAL_ALL);
+            Profile.window(r, this, -1, 0, -1);
+        }
+    }
+
+    private void flushLocalAll0()
+    {
+        flushAll0();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -763,6 +979,16 @@ public final class Win implements Freeable
     @Override
     public void free()
     {
+        final Recorder r = Profile.begin(Calls.WIN_FREE);
+        free0();
+        if (r != null)
+        {
+            r.end(Calls.WIN_FREE);
+        }
+    }
+
+    private void free0()
+    {
         final ShmWindow w = live();
         try
         {
@@ -774,7 +1000,7 @@ public final class Win implements Freeable
         }
         attributes.clear(this);
         window = null;
-        comm.free();
+        CommConstruction.free(comm);
     }
 
     /** Whether this window was freed ({@code MPI_WIN_NULL}). */

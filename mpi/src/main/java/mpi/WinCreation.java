@@ -92,7 +92,7 @@ final class WinCreation
         {
             throw comm.handle(new MPIException(ErrorClass.ERR_COMM, "windows are made on intra-communicators"));
         }
-        final Intracomm dup = (Intracomm)comm.dup();
+        final Intracomm dup = CommConstruction.duplicate(comm, new Intracomm(""));
         dup.setName("window on " + comm.getName());
         dup.setErrhandler(MPI.ERRORS_RETURN);
         try
@@ -101,7 +101,7 @@ final class WinCreation
         }
         catch (final RuntimeException ex)
         {
-            dup.free();
+            CommConstruction.free(dup);
             throw comm.handle(ex);
         }
         win.comm = dup;

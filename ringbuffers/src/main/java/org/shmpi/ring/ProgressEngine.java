@@ -1,8 +1,10 @@
 package org.shmpi.ring;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -35,6 +37,11 @@ public final class ProgressEngine
     private final RequestCompletion completion;
     private final BackoffIdler singleIdler;
     private final ThreadLocal<BackoffIdler> idlers;
+    /** Every idler made, for the job report's counts. */
+    private final List<BackoffIdler> allIdlers = new CopyOnWriteArrayList<>();
+    private volatile boolean countingIdles;
+    /** Told of every wait that idled long enough to be recorded (the job report), or null. */
+    private volatile WaitListener waitListener;
     /** Copy-on-write under the lock: the duty cycle iterates it without allocating. */
     private ProgressAgent[] agents = new ProgressAgent[0];
     private volatile Thread futexSleeper;
@@ -71,7 +78,11 @@ public final class ProgressEngine
         this.lock = threadSafe ? new ReentrantLock() : null;
         this.completion = new RequestCompletion(threadSafe);
         this.singleIdler = threadSafe ? null : BackoffIdler.from(config);
-        this.idlers = threadSafe ? ThreadLocal.withInitial(() -> BackoffIdler.from(config)) : null;
+        this.idlers = threadSafe ? ThreadLocal.withInitial(() -> newIdler(config)) : null;
+        if (singleIdler != null)
+        {
+            allIdlers.add(singleIdler);
+        }
         this.sharedSpins = config.oversubscribed() ? 0 : SHARED_SPINS;
         this.oversubscribed = config.oversubscribed();
     }
@@ -335,6 +346,7 @@ public final class ProgressEngine
         final BackoffIdler idler = idler();
         idler.reset();
         boolean recorded = false;
+        long since = 0;
         int idles = 0;
         lock();
         try
@@ -355,14 +367,15 @@ public final class ProgressEngine
                 {
                     recordOwner = Thread.currentThread();
                     recorded = true;
+                    since = System.nanoTime();
                     if (onRequest != null)
                     {
                         job.recordWait(recordRank, call, onRequest.waitOn(), onRequest.waitPeer(), onRequest.waitTag(),
-                            onRequest.waitContext(), onRequest.waitBytes(), System.nanoTime());
+                            onRequest.waitContext(), onRequest.waitBytes(), since);
                     }
                     else
                     {
-                        job.recordWait(recordRank, call, on, peer, tag, context, 0, System.nanoTime());
+                        job.recordWait(recordRank, call, on, peer, tag, context, 0, since);
                     }
                 }
                 idle(idler, wakeCheck);
@@ -376,6 +389,11 @@ public final class ProgressEngine
             {
                 recordOwner = null;
                 job.clearWait(recordRank);
+                final WaitListener l = waitListener;
+                if (l != null)
+                {
+                    l.waited(onRequest != null ? onRequest.waitPeer() : peer, System.nanoTime() - since);
+                }
             }
             unlock();
         }
@@ -446,6 +464,42 @@ public final class ProgressEngine
             LockSupport.unpark(t);
         }
         wakeWord.wakeIfSleeping();
+    }
+
+    private BackoffIdler newIdler(final ShmpiConfig config)
+    {
+        final BackoffIdler idler = BackoffIdler.from(config);
+        if (countingIdles)
+        {
+            idler.count();
+        }
+        allIdlers.add(idler);
+        return idler;
+    }
+
+    /**
+     * The job report: counts idle steps from now on, and tells {@code listener} (on the waiting
+     * thread) of every wait that idled long enough to be recorded ({@link #RECORD_AFTER_IDLES}).
+     */
+    public void report(final WaitListener listener)
+    {
+        waitListener = listener;
+        countingIdles = true;
+        for (final BackoffIdler i : allIdlers)
+        {
+            i.count();
+        }
+    }
+
+    /** Idle steps so far, every thread: spins, yields, sleeps (counted once {@link #report} was called). */
+    public long[] idleCounts()
+    {
+        final long[] c = new long[3];
+        for (final BackoffIdler i : allIdlers)
+        {
+            i.addCounts(c);
+        }
+        return c;
     }
 
     private BackoffIdler idler()

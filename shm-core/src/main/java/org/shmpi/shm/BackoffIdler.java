@@ -26,6 +26,11 @@ public final class BackoffIdler
     private final long maxSleepNs;
     private int count;
     private long parkNs = PARK_MIN_NS;
+    /** Whether idle steps are counted (the job report is on). */
+    private boolean counting;
+    private long spun;
+    private long yielded;
+    private long slept;
 
     public BackoffIdler(final int spins, final int yields, final long maxSleepNs)
     {
@@ -37,6 +42,20 @@ public final class BackoffIdler
     public static BackoffIdler from(final ShmpiConfig config)
     {
         return new BackoffIdler(config.idleSpins(), config.idleYields(), config.idleSleepMaxUs() * 1_000L);
+    }
+
+    /** Counts idle steps from now on (for the job report). */
+    public void count()
+    {
+        counting = true;
+    }
+
+    /** Adds this idler's spins, yields and sleeps (futex sleeps and parks) to {@code into[0..2]}. */
+    public void addCounts(final long[] into)
+    {
+        into[0] += spun;
+        into[1] += yielded;
+        into[2] += slept;
     }
 
     /** Work was done: start the next wait from the spinning phase. */
@@ -55,11 +74,19 @@ public final class BackoffIdler
         if (count < spins)
         {
             count++;
+            if (counting)
+            {
+                spun++;
+            }
             Thread.onSpinWait();
         }
         else if (count < spins + yields)
         {
             count++;
+            if (counting)
+            {
+                yielded++;
+            }
             Thread.yield();
         }
         else
@@ -67,6 +94,10 @@ public final class BackoffIdler
             word.prepareSleep();
             if (!hasWork.getAsBoolean())
             {
+                if (counting)
+                {
+                    slept++;
+                }
                 word.sleep(maxSleepNs);
             }
             word.awake();
@@ -83,15 +114,27 @@ public final class BackoffIdler
         if (count < spins)
         {
             count++;
+            if (counting)
+            {
+                spun++;
+            }
             Thread.onSpinWait();
         }
         else if (count < spins + yields + UNWOKEN_YIELDS)
         {
             count++;
+            if (counting)
+            {
+                yielded++;
+            }
             Thread.yield();
         }
         else
         {
+            if (counting)
+            {
+                slept++;
+            }
             LockSupport.parkNanos(parkNs);
             parkNs = Math.min(PARK_MAX_NS, parkNs * 2);
         }

@@ -200,6 +200,7 @@ public final class RankProcess implements AutoCloseable
     }
 
     private volatile java.util.function.Supplier<String> alsoWatch;
+    private volatile Runnable everyBeat;
 
     private void watch()
     {
@@ -223,6 +224,11 @@ public final class RankProcess implements AutoCloseable
             {
                 System.err.println("shmpi: rank " + rank + ": " + failed);
                 abortJob(AbortKind.RANK_FAILED, ABORTED_EXIT_CODE, "rank " + rank + ": " + failed);
+            }
+            final Runnable beat = everyBeat;
+            if (beat != null)
+            {
+                beat.run();
             }
             final int request = job.statusRequest();
             if (request != statusAnswered)
@@ -258,6 +264,12 @@ public final class RankProcess implements AutoCloseable
                 return;
             }
         }
+    }
+
+    /** A task the watchdog runs every heartbeat interval (the job report's flush); one at a time. */
+    public void everyHeartbeat(final Runnable task)
+    {
+        everyBeat = task;
     }
 
     /**

@@ -22,6 +22,7 @@ public final class SettingsRegistry
     static final String IO = "MPI-IO";
     static final String LAUNCHER = "Launcher (shmrun)";
     static final String TESTS = "JUnit extension (@MpiTest)";
+    static final String REPORT = "Job report (shmrun --report)";
 
     private static final List<Setting> ALL = new ArrayList<>();
 
@@ -135,6 +136,19 @@ public final class SettingsRegistry
         "Set by the shmrun script: the installation directory."));
     public static final Setting RANK_JVM_FLAGS = add(Setting.text("shmpi.rank.jvm.flags", LAUNCHER, null,
         "Set by shmrun on each rank: the JVM flags it started the rank with."));
+
+    public static final Setting REPORT_DIR = add(Setting.text("shmpi.report.dir", REPORT, null,
+        "Record what every rank does in MPI and write the job report (index.html, report.json, CSV) into this "
+        + "directory (shmrun --report DIR sets it); unset: nothing is recorded."));
+    public static final Setting REPORT_SAMPLE = add(Setting.powerOfTwo("shmpi.report.sample", REPORT, 64, 1, 1 << 20,
+        "With the report on: of the calls of one kind, the first 16 and then one in this many are timed with the "
+        + "clock (waits that idle are always timed); counts and bytes are exact. 1: time every call."));
+    public static final Setting REPORT_SITES = add(Setting.bool("shmpi.report.sites", REPORT, false,
+        "With the report on: also record each call's call site (the calling method and line); walks the stack on "
+        + "every call and times every call."));
+    public static final Setting REPORT_FLUSH_MS = add(Setting.number("shmpi.report.flush.ms", REPORT, 1_000, 10,
+        3_600_000, "With the report on: how often each rank writes what it recorded so far (what a killed rank "
+        + "leaves)."));
 
     public static final Setting TEST_MAX_NP = add(Setting.number("shmpi.test.max.np", TESTS, 0, 0, 1 << 20,
         "@MpiTest rank counts above this are skipped; 0: no cap."));

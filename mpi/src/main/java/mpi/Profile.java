@@ -1,0 +1,501 @@
+package mpi;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.shmpi.report.Algorithm;
+import org.shmpi.report.RankRecord;
+import org.shmpi.ring.RankContext;
+import org.shmpi.shm.RankProcess;
+import org.shmpi.shm.ShmpiConfig;
+import org.shmpi.shm.WakeWord;
+import org.shmpi.shm.settings.Setting;
+import org.shmpi.shm.settings.SettingsRegistry;
+
+/**
+ * The job report's recording in a rank ({@code shmpi.report.dir}, {@code shmrun --report}).
+ * Every recorded public call is bracketed:
+ * <pre>
+ * final Recorder r = Profile.begin(Calls.SEND);
+ * ... the call ...
+ * if (r != null) { r.sent(Calls.SEND, bytes, worldRank); }
+ * </pre>
+ * With the setting unset {@link #ON} is a constant false, {@link #begin} a constant null, and the
+ * compiler removes both lines: nothing is recorded. With it set, each thread records into its own
+ * {@link Recorder} (no lock, no atomic); the watchdog writes the rank's {@link RankRecord} to
+ * {@code DIR/ranks/} every {@code shmpi.report.flush.ms} and Finalize writes the last one, so a
+ * rank that is killed leaves what it had at its last flush.
+ */
+final class Profile
+{
+    /** Whether the report is on, fixed when the class is loaded (the setting comes with the JVM). */
+    static final boolean ON = dir() != null;
+
+    private static Recorder main;
+    private static Thread mainThread;
+    private static final ThreadLocal<Recorder> OTHERS = new ThreadLocal<>();
+    private static final List<Recorder> ALL = new CopyOnWriteArrayList<>();
+    /** {@code MPI.pControl(0)} stops recording until {@code pControl(1)}. */
+    private static boolean enabled = true;
+
+    private static final List<String> REGIONS = new CopyOnWriteArrayList<>(List.of("all"));
+    private static long[] regionWall = new long[1];
+    private static long regionSince;
+
+    private static RankProcess process;
+    private static RankContext context;
+    private static int sample;
+    private static boolean sites;
+    private static long flushNs;
+    private static long lastFlush;
+    private static long startNs;
+    private static long startMillis;
+    private static Path file;
+    private static int world;
+    private static final Object FLUSH = new Object();
+
+    private Profile()
+    {
+    }
+
+    private static String dir()
+    {
+        final Setting s = SettingsRegistry.REPORT_DIR;
+        String d = System.getProperty(s.name());
+        if (d == null || d.isEmpty())
+        {
+            d = System.getenv(s.envName());
+        }
+        return d == null || d.isEmpty() ? null : d;
+    }
+
+    /** Starts recording in this rank (Init, on the main thread); does nothing with the report off. */
+    static void start(final RankProcess p, final RankContext e, final ShmpiConfig config, final boolean spawned)
+    {
+        if (!ON)
+        {
+            return;
+        }
+        process = p;
+        context = e;
+        sample = (int) config.number(SettingsRegistry.REPORT_SAMPLE);
+        sites = config.bool(SettingsRegistry.REPORT_SITES);
+        flushNs = config.number(SettingsRegistry.REPORT_FLUSH_MS) * 1_000_000L;
+        startNs = System.nanoTime();
+        startMillis = System.currentTimeMillis();
+        lastFlush = startNs;
+        world = spawned ? (int) ProcessHandle.current().pid() : 0;
+        final Path ranks = Path.of(dir()).resolve("ranks");
+        try
+        {
+            Files.createDirectories(ranks);
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("shmpi: rank " + p.rank() + ": no job report: cannot make " + ranks + ": " + ex);
+            return;
+        }
+        file = ranks.resolve("rank-" + world + "-" + p.rank() + ".txt");
+        main = new Recorder(p.worldSize(), sample, sites, 1);
+        ALL.add(main);
+        mainThread = Thread.currentThread();
+        e.progress().report(Profile::waited);
+        p.everyHeartbeat(Profile::maybeFlush);
+        flush(false);
+    }
+
+    /** The recorder of the calling thread, or null (report off, before Init, paused by pControl). */
+    static Recorder current()
+    {
+        if (!ON || !enabled)
+        {
+            return null;
+        }
+        final Thread t = Thread.currentThread();
+        if (t == mainThread)
+        {
+            return main;
+        }
+        if (main == null)
+        {
+            return null;
+        }
+        Recorder r = OTHERS.get();
+        if (r == null)
+        {
+            r = new Recorder(main.p2pMessages.length, sample, sites, REGIONS.size());
+            r.region = main.region;
+            OTHERS.set(r);
+            ALL.add(r);
+        }
+        return r;
+    }
+
+    /** As {@link #begin}, for a call timed whatever the sampling (window locks). */
+    static Recorder beginTimed(final int kind)
+    {
+        if (!ON)
+        {
+            return null;
+        }
+        final Recorder r = current();
+        if (r != null)
+        {
+            r.beginTimed(kind);
+        }
+        return r;
+    }
+
+    /** A call of {@code kind} starts: the thread's recorder, or null when nothing is recorded. */
+    static Recorder begin(final int kind)
+    {
+        if (!ON)
+        {
+            return null;
+        }
+        final Recorder r = current();
+        if (r != null)
+        {
+            r.begin(kind);
+        }
+        return r;
+    }
+
+    /** The collective in progress runs {@code a}. */
+    static void algorithm(final Algorithm a)
+    {
+        if (ON)
+        {
+            final Recorder r = current();
+            if (r != null)
+            {
+                r.algorithm = a;
+            }
+        }
+    }
+
+    private static void waited(final int peer, final long ns)
+    {
+        final Recorder r = current();
+        if (r != null)
+        {
+            r.waited(peer, ns);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // What calls move
+
+    /** The bytes of {@code count} elements of {@code type} (0 without a type). */
+    static long bytes(final int count, final Datatype type)
+    {
+        return type == null ? 0 : (long) count * type.size;
+    }
+
+    /** The world rank of {@code comm}'s point-to-point rank {@code rank}, or -1 (PROC_NULL, out of range). */
+    static int peer(final Comm comm, final int rank)
+    {
+        final int[] p = comm.peers;
+        return p != null && rank >= 0 && rank < p.length ? p[rank] : -1;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // What collectives deliver, by their definition
+
+    /** At the root, member i receives {@code counts[i]} elements (scatterv); returns the bytes sent. */
+    static long fromRootV(final Recorder r, final Comm comm, final int root, final int[] counts, final Datatype type)
+    {
+        return comm.myRank == root ? toEachV(r, comm, counts, type) : 0;
+    }
+
+    /** Member i receives {@code counts[i]} elements of {@code type} (allToAllv, reduceScatter); returns the bytes. */
+    static long toEachV(final Recorder r, final Comm comm, final int[] counts, final Datatype type)
+    {
+        final int[] m = comm.members;
+        long total = 0;
+        if (m == null || counts == null || type == null)
+        {
+            return 0;
+        }
+        for (int i = 0; i < m.length && i < counts.length; i++)
+        {
+            final long n = (long) counts[i] * type.size;
+            total += n;
+            if (i != comm.myRank && !comm.isInter())
+            {
+                r.delivered(m[i], n);
+            }
+        }
+        return total;
+    }
+
+    /** Member i receives {@code counts[i]} elements of {@code types[i]} (allToAllw); returns the bytes. */
+    static long toEachW(final Recorder r, final Comm comm, final int[] counts, final Datatype[] types)
+    {
+        final int[] m = comm.members;
+        long total = 0;
+        if (m == null || counts == null || types == null)
+        {
+            return 0;
+        }
+        for (int i = 0; i < m.length && i < counts.length && i < types.length; i++)
+        {
+            final long n = bytes(counts[i], types[i]);
+            total += n;
+            if (i != comm.myRank && !comm.isInter())
+            {
+                r.delivered(m[i], n);
+            }
+        }
+        return total;
+    }
+
+    /** Each other member of {@code comm} receives {@code n} bytes from this rank (allReduce, allGather...). */
+    static void toAll(final Recorder r, final Comm comm, final long n)
+    {
+        final int[] m = comm.members;
+        if (m == null || comm.isInter())
+        {
+            return;
+        }
+        for (int i = 0; i < m.length; i++)
+        {
+            if (i != comm.myRank)
+            {
+                r.delivered(m[i], n);
+            }
+        }
+    }
+
+    /** The members after this one receive {@code n} bytes (scan, exScan). */
+    static void toHigher(final Recorder r, final Comm comm, final long n)
+    {
+        final int[] m = comm.members;
+        if (m == null || comm.isInter())
+        {
+            return;
+        }
+        for (int i = comm.myRank + 1; i < m.length; i++)
+        {
+            r.delivered(m[i], n);
+        }
+    }
+
+    /** At the root, each other member receives {@code n} bytes (bcast, scatter). */
+    static void fromRoot(final Recorder r, final Comm comm, final int root, final long n)
+    {
+        if (comm.myRank == root)
+        {
+            toAll(r, comm, n);
+        }
+    }
+
+    /** Every member but the root sends {@code n} bytes to it (reduce, gather). */
+    static void toRoot(final Recorder r, final Comm comm, final int root, final long n)
+    {
+        final int[] m = comm.members;
+        if (m != null && !comm.isInter() && comm.myRank != root && root >= 0 && root < m.length)
+        {
+            r.delivered(m[root], n);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Windows and files
+
+    /**
+     * The call on {@code win} that just ended: operation {@code op} of {@code n} bytes (-1: none;
+     * -2: a lock, whose time counts as lock waiting), opening an epoch of kind {@code epoch} (-1: none).
+     */
+    static void window(final Recorder r, final Win win, final int op, final long n, final int epoch)
+    {
+        final RankRecord.WindowStats s = r.window(win.reportName());
+        if (op >= 0)
+        {
+            s.ops[op]++;
+            s.bytes += n;
+        }
+        else if (op == -2)
+        {
+            s.lockWaits++;
+            s.lockWaitNs += r.lastNs;
+        }
+        if (epoch >= 0)
+        {
+            s.epochs[epoch]++;
+        }
+        s.timeNs += r.lastNs;
+    }
+
+    /** The call on {@code f} that just ended: operation {@code op} (-1: none) of {@code n} bytes. */
+    static void file(final Recorder r, final File f, final int op, final long n, final boolean read)
+    {
+        final RankRecord.FileStats s = r.file(f.reportName);
+        if (op >= 0)
+        {
+            s.ops[op]++;
+            s.sizes[org.shmpi.report.SizeBuckets.of(n)]++;
+            if (read)
+            {
+                s.bytesRead += n;
+            }
+            else
+            {
+                s.bytesWritten += n;
+            }
+        }
+        s.timeNs += r.lastNs;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Regions: MPI.pControl
+
+    /**
+     * {@code MPI.pControl(level, obj)}: 0 stops recording, 1 resumes it; 1 with a name enters the
+     * region of that name, -1 with a name leaves it (one region at a time; entering another leaves
+     * the current one).
+     */
+    static void pControl(final int level, final Object obj)
+    {
+        if (!ON || main == null)
+        {
+            return;
+        }
+        synchronized (FLUSH)
+        {
+            if (level == 0)
+            {
+                enabled = false;
+                return;
+            }
+            enabled = true;
+            final String name = obj == null ? null : obj.toString();
+            if (name == null || name.isEmpty())
+            {
+                return;
+            }
+            final long now = System.nanoTime();
+            final Recorder r = current();
+            leaveRegion(now);
+            if (level > 0)
+            {
+                int idx = REGIONS.indexOf(name);
+                if (idx < 0)
+                {
+                    REGIONS.add(name);
+                    idx = REGIONS.size() - 1;
+                    final long[] w = new long[REGIONS.size()];
+                    System.arraycopy(regionWall, 0, w, 0, regionWall.length);
+                    regionWall = w;
+                }
+                if (r != null)
+                {
+                    if (r.count.length < REGIONS.size() * Recorder.KINDS)
+                    {
+                        r.regions(REGIONS.size());
+                    }
+                    r.region = idx;
+                }
+                regionSince = now;
+            }
+        }
+    }
+
+    private static void leaveRegion(final long now)
+    {
+        final Recorder r = current();
+        if (r != null && r.region != 0)
+        {
+            regionWall[r.region] += now - regionSince;
+            r.region = 0;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Flushing
+
+    private static void maybeFlush()
+    {
+        if (System.nanoTime() - lastFlush >= flushNs)
+        {
+            flush(false);
+        }
+    }
+
+    /** Writes this rank's record (Finalize: {@code finalized}, the last one). */
+    static void flush(final boolean finalized)
+    {
+        if (!ON || file == null)
+        {
+            return;
+        }
+        synchronized (FLUSH)
+        {
+            final long now = System.nanoTime();
+            lastFlush = now;
+            final RankRecord rec = new RankRecord();
+            rec.world = world;
+            rec.rank = process.rank();
+            rec.size = process.worldSize();
+            rec.pid = ProcessHandle.current().pid();
+            rec.host = host();
+            rec.startMillis = startMillis;
+            rec.wallNs = now - startNs;
+            rec.finalized = finalized;
+            rec.sampleEvery = sample;
+            rec.peers(rec.size);
+            for (int g = 1; g < REGIONS.size(); g++)
+            {
+                rec.regions.add(REGIONS.get(g));
+                rec.regionWallNs.add(0L);
+                rec.addRegionArrays();
+            }
+            rec.regionWallNs.set(0, rec.wallNs);
+            for (int g = 1; g < REGIONS.size() && g < regionWall.length; g++)
+            {
+                final long open = main != null && main.region == g ? now - regionSince : 0;
+                rec.regionWallNs.set(g, regionWall[g] + open);
+            }
+            for (final Recorder r : ALL)
+            {
+                r.addTo(rec);
+            }
+            final long[] idle = context.progress().idleCounts();
+            rec.spins = idle[0];
+            rec.yields = idle[1];
+            rec.sleeps = idle[2];
+            rec.wakeups = WakeWord.wakeupsSent();
+            try
+            {
+                rec.writeTo(file);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                System.err.println("shmpi: rank " + rec.rank + ": cannot write the job report's record " + file + ": " +
+                    ex);
+            }
+        }
+    }
+
+    private static String hostName;
+
+    private static String host()
+    {
+        if (hostName == null)
+        {
+            try
+            {
+                hostName = InetAddress.getLocalHost().getHostName();
+            }
+            catch (final IOException ex)
+            {
+                hostName = "localhost";
+            }
+        }
+        return hostName;
+    }
+}
