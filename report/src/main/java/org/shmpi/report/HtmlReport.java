@@ -32,6 +32,7 @@ public final class HtmlReport
         "table{border-collapse:collapse;margin:0.4em 0 1em;font-size:0.9em}",
         "th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}",
         "th{background:#eef2f8}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}",
+        "td.num{white-space:nowrap}.wide{overflow-x:auto;max-width:100%}",
         "nav a{margin-right:1em}.note{color:#555}.warn{color:#8a2b00}.empty{color:#555;font-style:italic}",
         "dl.job{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:0.5em 0}",
         "dl.job dt{font-weight:600}dl.job dd{margin:0}",
@@ -472,11 +473,12 @@ public final class HtmlReport
             h.append("<p class=\"empty\">No file was opened with MPI-IO.</p>\n</section>\n");
             return;
         }
-        h.append("<table id=\"io-table\">\n<tr><th>file</th><th class=\"num\">read</th><th class=\"num\">written</th>")
-            .append("<th class=\"num\">time</th>");
+        h.append("<p class=\"note\">Operations are counts of calls, by kind.</p>\n<div class=\"wide\">")
+            .append("<table id=\"io-table\">\n<tr><th>file</th><th class=\"num\">read</th>")
+            .append("<th class=\"num\">written</th><th class=\"num\">time</th>");
         for (final String op : RankRecord.FileStats.OPS)
         {
-            h.append("<th class=\"num\">").append(esc(op)).append(" (calls)</th>");
+            h.append("<th class=\"num\">").append(esc(op)).append("</th>");
         }
         h.append("<th class=\"num\">ranks</th></tr>\n");
         for (final JobReport.FileRow f : r.files)
@@ -494,7 +496,7 @@ public final class HtmlReport
             num(String.valueOf(f.perRank().size()), null, 0);
             h.append("</tr>\n");
         }
-        h.append("</table>\n<div class=\"figs\">\n");
+        h.append("</table></div>\n<div class=\"figs\">\n");
         for (final JobReport.FileRow f : r.files)
         {
             if (JobReport.sum(f.total().sizes) > 0)
@@ -513,10 +515,11 @@ public final class HtmlReport
             h.append("<p class=\"empty\">No window was used.</p>\n</section>\n");
             return;
         }
-        h.append("<table id=\"rma-table\">\n<tr><th>window</th>");
+        h.append("<p class=\"note\">Operations are counts of calls, epochs counts of epochs, by kind; summed ")
+            .append("over ranks.</p>\n<div class=\"wide\"><table id=\"rma-table\">\n<tr><th>window</th>");
         for (final String op : RankRecord.WindowStats.OPS)
         {
-            h.append("<th class=\"num\">").append(esc(op)).append(" (calls)</th>");
+            h.append("<th class=\"num\">").append(esc(op)).append("</th>");
         }
         h.append("<th class=\"num\">bytes</th>");
         for (final String e : RankRecord.WindowStats.EPOCHS)
@@ -544,7 +547,7 @@ public final class HtmlReport
             num(Units.time(t.timeNs), "time-ns", t.timeNs);
             h.append("</tr>\n");
         }
-        h.append("</table>\n</section>\n");
+        h.append("</table></div>\n</section>\n");
     }
 
     private void regions()
