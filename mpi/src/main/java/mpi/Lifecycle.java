@@ -335,7 +335,12 @@ final class Lifecycle
             MPI.COMM_SELF.deleteAllAttributes();
             awaitUnbufferedSends();
             Collectives.barrier(MPI.COMM_WORLD, BlockedCall.FINALIZE);
-            Profile.flush(true);
+            if (Profile.flush(true))
+            {
+                // No launcher builds the report (srun, mpirun): rank 0 does, once every rank wrote its last record.
+                Collectives.barrier(MPI.COMM_WORLD, BlockedCall.FINALIZE);
+                Profile.buildReport();
+            }
             JobGateway.stopAll();
             Ports.stop(rankContext);
             Names.stop();
@@ -464,7 +469,6 @@ final class Lifecycle
         final RankProcess p = process;
         if (p != null)
         {
-            Profile.flush(false);
             p.exitAborted();
         }
         System.out.flush();

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.shmpi.report.Algorithm;
+import org.shmpi.report.JobInfo;
+import org.shmpi.report.JobReport;
 import org.shmpi.report.RankRecord;
 import org.shmpi.ring.RankContext;
 import org.shmpi.shm.RankProcess;
@@ -105,6 +107,7 @@ final class Profile
         mainThread = Thread.currentThread();
         e.progress().report(Profile::waited);
         p.everyHeartbeat(Profile::maybeFlush);
+        p.beforeHalt(() -> flush(false));
         flush(false);
     }
 
@@ -426,12 +429,16 @@ final class Profile
         }
     }
 
-    /** Writes this rank's record (Finalize: {@code finalized}, the last one). */
-    static void flush(final boolean finalized)
+    /**
+     * Writes this rank's record (Finalize: {@code finalized}, the last one).
+     *
+     * @return at Finalize, whether this rank's world must build the report itself (no launcher will)
+     */
+    static boolean flush(final boolean finalized)
     {
         if (!ON || file == null)
         {
-            return;
+            return false;
         }
         synchronized (FLUSH)
         {
@@ -478,6 +485,30 @@ final class Profile
                 System.err.println("shmpi: rank " + rec.rank + ": cannot write the job report's record " + file + ": " +
                     ex);
             }
+        }
+        return finalized && world == 0 && System.getenv(BY_LAUNCHER_ENV) == null;
+    }
+
+    /** Set by shmrun: it builds the report after the job. */
+    private static final String BY_LAUNCHER_ENV = "SHMPI_REPORT_BY_LAUNCHER";
+
+    /** Rank 0 of a job no launcher reports on builds the report from every rank's last record. */
+    static void buildReport()
+    {
+        if (process.rank() != 0)
+        {
+            return;
+        }
+        try
+        {
+            final String command = System.getProperty("sun.java.command", "");
+            final JobReport report = JobReport.build(Path.of(dir()), new JobInfo("java " + command,
+                process.worldSize(), null, startMillis, System.nanoTime() - startNs));
+            System.err.print(report.summary());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            System.err.println("shmpi: rank 0: cannot write the job report in " + dir() + ": " + ex);
         }
     }
 

@@ -52,7 +52,7 @@ public final class RankProcess implements AutoCloseable
     private final int rank;
     private final boolean singleton;
     private final Role role;
-    private volatile Runnable beforeHalt;
+    private final java.util.List<Runnable> beforeHalt = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final long launcherPid;
     private final long launcherStartMillis;
     private volatile boolean watchdogRunning;
@@ -149,11 +149,12 @@ public final class RankProcess implements AutoCloseable
 
     /**
      * Runs {@code hook} when this process ends itself (the job aborted, its launcher gone), before
-     * the directory of a process that owns it is removed: a node leader tells the other nodes.
+     * the directory of a process that owns it is removed: a node leader tells the other nodes, the
+     * job report writes the rank's last record. Hooks run in the order they were added.
      */
     public void beforeHalt(final Runnable hook)
     {
-        beforeHalt = hook;
+        beforeHalt.add(hook);
     }
 
     public int rank()
@@ -416,8 +417,7 @@ public final class RankProcess implements AutoCloseable
         }
         System.out.flush();
         err.flush();
-        final Runnable hook = beforeHalt;
-        if (hook != null)
+        for (final Runnable hook : beforeHalt)
         {
             try
             {

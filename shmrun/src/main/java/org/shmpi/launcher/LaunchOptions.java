@@ -29,7 +29,7 @@ public final class LaunchOptions
     /** What the command line asks for. */
     public enum Action
     {
-        RUN, HELP, VERSION, INFO, CLEANUP, STATUS, PRINT_JVM_FLAGS
+        RUN, HELP, VERSION, INFO, CLEANUP, STATUS, PRINT_JVM_FLAGS, REPORT_TEXT
     }
 
     /** The environment variable of Open MPI (and the Kubernetes MPI Operator) naming a default host file. */
@@ -50,6 +50,8 @@ public final class LaunchOptions
     int universeSize;
     boolean tagOutput;
     boolean keepShm;
+    /** {@code --report DIR} (a job's report goes there) or {@code --report-text DIR}; null: none. */
+    String reportDir;
     /** {@code --status JOB}: a job directory, or the pid of its launcher. */
     String statusTarget;
     /** {@code --threads}: status reports carry every thread's stack of every rank. */
@@ -183,6 +185,14 @@ public final class LaunchOptions
                 case "--keep-shm":
                     o.keepShm = true;
                     break;
+                case "--report":
+                    o.reportDir = value(a, args, i);
+                    i += hasInlineValue(a) ? 0 : 1;
+                    break;
+                case "--report-text":
+                    o.action = Action.REPORT_TEXT;
+                    o.reportDir = value(a, args, i);
+                    return o;
                 case "-x":
                 {
                     final String spec = value(a, args, i);

@@ -97,6 +97,8 @@ public final class Shmrun
                 }
                 case STATUS:
                     return status(options, config, err);
+                case REPORT_TEXT:
+                    return JobReports.text(Path.of(options.reportDir), err);
                 case PRINT_JVM_FLAGS:
                 {
                     // What a rank JVM started by another launcher (srun, mpirun) needs: shmpi's
@@ -119,23 +121,37 @@ public final class Shmrun
                     }
                     final List<String> jars = shmpiClasspath();
                     final String setting = jvmDefaultsSetting(options);
-                    if (options.isMultiHost())
+                    final JobReports report = JobReports.prepare(options, config, args, err);
+                    int code = 1;
+                    try
                     {
-                        try
+                        if (options.isMultiHost())
                         {
-                            return new HostJob(options, config, jars, rankJvmFlags(),
-                                RankJvmDefaults.selected(options.jvmDefaults, setting), err).run();
+                            try
+                            {
+                                code = new HostJob(options, config, jars, rankJvmFlags(),
+                                    RankJvmDefaults.selected(options.jvmDefaults, setting), err).run();
+                            }
+                            catch (final LaunchOptions.UsageException ex)
+                            {
+                                err.println("shmrun: " + ex.getMessage());
+                                code = 2;
+                            }
+                            return code;
                         }
-                        catch (final LaunchOptions.UsageException ex)
+                        code = new Job(options, config, jars, rankJvmFlags(),
+                            RankJvmDefaults.selected(options.jvmDefaults, setting),
+                            RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(options, jars) : null,
+                            err).run();
+                        return code;
+                    }
+                    finally
+                    {
+                        if (report != null)
                         {
-                            err.println("shmrun: " + ex.getMessage());
-                            return 2;
+                            report.finish(code);
                         }
                     }
-                    return new Job(options, config, jars, rankJvmFlags(),
-                        RankJvmDefaults.selected(options.jvmDefaults, setting),
-                        RankJvmDefaults.isDefault(options.jvmDefaults, setting) ? archive(options, jars) : null,
-                        err).run();
                 }
             }
         }
@@ -282,6 +298,7 @@ public final class Shmrun
             "       shmrun -np N [options] -jar app.jar [args...]",
             "       shmrun -np N [options] java [jvm options] MainClass [args...]",
             "       shmrun --status JOB [--threads]",
+            "       shmrun --report-text DIR",
             "       shmrun --cleanup | --info | --version | --help",
             "",
             "Starts N ranks of an MPI program, one JVM each, talking through shared memory;",
@@ -307,6 +324,11 @@ public final class Shmrun
             "                         the ranks (also -Dshmpi.launcher.jvm.defaults=...)",
             "  --mca NAME VALUE       set the shmpi setting shmpi.NAME in every rank",
             "  --keep-shm             keep the job directory in /dev/shm for inspection (until --cleanup)",
+            "  --report DIR           record what every rank does in MPI and write the job's report",
+            "                         into DIR: index.html, report.json, CSV tables (also after a",
+            "                         failed job); prints a summary at the end (also -Dshmpi.report.dir=DIR)",
+            "  --report-text DIR      (re)build the report in DIR from the ranks' records and print",
+            "                         its summary (e.g. after a job started by srun)",
             "  --hostfile FILE        run on the hosts of FILE (lines 'host slots=N'; default: the",
             "                         file named by OMPI_MCA_orte_default_hostfile); ranks on other",
             "                         hosts start through ssh; -np defaults to the slots",
