@@ -130,6 +130,49 @@ class SlurmIT
         assertNothingLeft(o);
     }
 
+    /**
+     * The job report under srun: the setting in the tasks' environment, each rank writes its record
+     * into the shared directory, rank 0 builds the report at Finalize; its numbers are the
+     * program's exactly, its ranks on two hosts; {@code shmrun --report-text} rebuilds it.
+     */
+    @Test
+    void theReportOfAJobAcrossTwoNodes() throws Exception
+    {
+        final Path dir = Path.of("target", "reports", "slurm").toAbsolutePath();
+        ShmrunHarness.deleteTree(dir);
+        java.nio.file.Files.createDirectories(dir);
+        final CommandOutcome o = srunCommand(2, 4, List.of("--export=ALL,SHMPI_REPORT_DIR=" + dir),
+            javaCommand(ShmrunHarness.DIST.resolve("lib") + "/*:" + ShmrunHarness.TEST_CLASSES,
+            "org.shmpi.launcher.progs.ReportTraffic", dir.toString(), "p2p"));
+        assertEquals(0, o.exit, o::toString);
+        assertTrue(o.err.contains("report of 4 ranks"), o::toString);
+        final com.fasterxml.jackson.databind.JsonNode rep = new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(dir.resolve("report.json").toFile());
+        assertEquals(4, rep.get("job").get("recordedRanks").asInt(), rep::toString);
+        assertTrue(rep.get("job").get("complete").asBoolean(), rep::toString);
+        final java.util.Set<String> hosts = new java.util.TreeSet<>();
+        for (final com.fasterxml.jackson.databind.JsonNode r : rep.get("ranks"))
+        {
+            hosts.add(r.get("host").asText());
+        }
+        assertEquals(java.util.Set.of("node1", "node2"), hosts, rep::toString);
+        for (int r = 0; r < 4; r++)
+        {
+            for (int q = 0; q < 4; q++)
+            {
+                assertEquals(r == q ? 0 : (r + 1L) * (q + 1) * 100,
+                    rep.get("matrix").get("p2p").get("bytes").get(r).get(q).asLong(), "p2p bytes " + r + "->" + q);
+            }
+        }
+        java.nio.file.Files.delete(dir.resolve("report.json"));
+        final ShmrunHarness.Result text = ShmrunHarness.run("slurm-report-text", 60, "--report-text", dir.toString());
+        assertEquals(0, text.exit, text::toString);
+        assertTrue(text.out.contains("MPI share of time per rank") && text.out.contains("heaviest pair: rank 3 -> 2"),
+            text::toString);
+        assertTrue(java.nio.file.Files.exists(dir.resolve("report.json")));
+        assertNothingLeft(o);
+    }
+
     /** scancel (what Ctrl-C to srun ends in): SIGTERM to every task; nothing may be left on any node. */
     @Test
     void scancelLeavesNoRankAndNoFileOnAnyNode() throws Exception
