@@ -244,6 +244,25 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
     }
 
     /** The current job of one class at one rank count; a broken job is replaced before the next run. */
+    /**
+     * With the setting {@code shmpi.report.dir} (a system property of the test JVM, or the
+     * environment) each test job writes its job report into its own folder of it,
+     * {@code <simple class name>-np<N>}, unless the test names one itself ({@code --report}).
+     */
+    static List<String> withReport(final List<String> shmrunArgs, final String className, final int np)
+    {
+        final String dir = Settings.get(org.shmpi.shm.settings.SettingsRegistry.REPORT_DIR.name());
+        if (dir == null || shmrunArgs.contains("--report"))
+        {
+            return shmrunArgs;
+        }
+        final List<String> args = new java.util.ArrayList<>(shmrunArgs);
+        args.add("--report");
+        args.add(java.nio.file.Path.of(dir, className.substring(className.lastIndexOf('.') + 1) + "-np" + np)
+            .toString());
+        return args;
+    }
+
     static final class JobHolder implements AutoCloseable
     {
         private TestJob job;
@@ -260,7 +279,7 @@ public final class MpiExtension implements TestTemplateInvocationContextProvider
             {
                 try
                 {
-                    job = TestJob.start(np, shmrunArgs);
+                    job = TestJob.start(np, withReport(shmrunArgs, className, np));
                 }
                 catch (final IOException ex)
                 {

@@ -222,6 +222,37 @@ class MpiExtensionTest
         nothingLeftBehind();
     }
 
+    /** The setting shmpi.report.dir: each test job writes its job report into a folder of its own. */
+    @Test
+    void withTheReportSettingEachTestJobWritesItsReport() throws Exception
+    {
+        System.setProperty(Settings.MAX_NP, "8");
+        final Path dir = Path.of("target", "junit-reports").toAbsolutePath();
+        for (final int np : new int[] {1, 2})
+        {
+            final Path json = dir.resolve("ClassLevelSample-np" + np).resolve("report.json");
+            Files.deleteIfExists(json);
+        }
+        System.setProperty("shmpi.report.dir", dir.toString());
+        try
+        {
+            final EngineExecutionResults r = run(ClassLevelSample.class);
+            r.testEvents().assertStatistics(s -> s.started(6).succeeded(6).failed(0));
+            nothingLeftBehind();
+        }
+        finally
+        {
+            System.clearProperty("shmpi.report.dir");
+        }
+        for (final int np : new int[] {1, 2})
+        {
+            final Path json = dir.resolve("ClassLevelSample-np" + np).resolve("report.json");
+            assertTrue(Files.exists(json), json + " after the job of " + np + " ranks");
+            final String text = Files.readString(json);
+            assertTrue(text.matches("(?s).*\"recordedRanks\": ?" + np + ",.*"), text);
+        }
+    }
+
     @Test
     void onAClassTheClassRunsAtEachRankCountWithItsTestMethodsOnTheRanks() throws Exception
     {
