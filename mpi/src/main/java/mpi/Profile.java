@@ -325,13 +325,13 @@ final class Profile
         else if (op == -2)
         {
             s.lockWaits++;
-            s.lockWaitNs += r.lastNs;
+            s.lockWaitNs += r.lastNs();
         }
         if (epoch >= 0)
         {
             s.epochs[epoch]++;
         }
-        s.timeNs += r.lastNs;
+        s.timeNs += r.lastNs();
     }
 
     /** The call on {@code f} that just ended: operation {@code op} (-1: none) of {@code n} bytes. */
@@ -351,7 +351,7 @@ final class Profile
                 s.bytesWritten += n;
             }
         }
-        s.timeNs += r.lastNs;
+        s.timeNs += r.lastNs();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ final class Profile
                 }
                 if (r != null)
                 {
-                    if (r.count.length < REGIONS.size() * Recorder.KINDS)
+                    if (r.regionCapacity() < REGIONS.size())
                     {
                         r.regions(REGIONS.size());
                     }

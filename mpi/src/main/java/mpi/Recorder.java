@@ -33,17 +33,36 @@ final class Recorder
     private static final int BUCKETS = SizeBuckets.COUNT;
     private static final CallKind[] KIND = CallKind.values();
 
-    private final int sampleShift;
-    private final boolean timeAll;
-    private final boolean sites;
+    /** Longs per kind in {@link #stats}: one cache line. */
+    static final int STRIDE = 8;
+    private static final int COUNT = 0;
+    private static final int BYTES = 1;
+    private static final int WAIT = 2;
+    private static final int SAMPLED = 3;
+    private static final int SAMPLED_NS = 4;
+    private static final int MAX = 5;
+    private static final boolean[] COLLECTIVE = new boolean[KINDS];
 
-    // Per region (index region * KINDS + kind); grown by enterRegion on the owning thread.
-    long[] count;
-    long[] bytes;
-    long[] waitNs;
-    long[] sampled;
-    long[] sampledNs;
-    long[] maxNs;
+    static
+    {
+        for (int k = 0; k < KINDS; k++)
+        {
+            COLLECTIVE[k] = KIND[k].family() == Family.COLLECTIVE;
+        }
+    }
+
+    private final int sampleShift;
+    /** Calls of a kind timed before sampling starts ({@code Long.MAX_VALUE}: every call is timed). */
+    private final long firstTimed;
+    private final boolean sites;
+    private final int sample;
+
+    /**
+     * Per region and kind ({@code (region * KINDS + kind) * STRIDE}): count, bytes, measured waits,
+     * timed calls, their time outside waits, the longest call. Grown by {@link #regions} on the
+     * owning thread.
+     */
+    long[] stats;
     /** Per kind and size bucket, the whole run. */
     final long[] sizes = new long[KINDS * BUCKETS];
     final long[] algorithms = new long[KINDS * Algorithm.values().length];
@@ -59,18 +78,16 @@ final class Recorder
     final Map<String, RankRecord.WindowStats> windows = new ConcurrentHashMap<>();
     final Map<String, long[]> callSites = new ConcurrentHashMap<>();
 
-    /** Waits measured so far on this thread (the progress engine adds each idling wait). */
-    private long waitedTotal;
-    /** The call in progress: its start ({@code 0}: not timed) and the waits before it. */
+    /** The kind of the call in progress (-1: none): the progress engine's waits are its. */
+    private int current = -1;
+    /** Waits measured in the call in progress. */
+    private long callWait;
+    /** The call in progress: its start ({@code 0}: not timed). */
     private long start;
-    private long waitMark;
     /** How many calls the timed call in progress stands for (1 or the sampling period). */
     private int weight;
-    private final int sample;
-    /** The call that ended last: its waits, and its time estimated from them and (if timed) the clock. */
-    long lastWait;
-    long lastNs;
-    long lastDuration;
+    /** A timed call's time once it ended (its waits, and the rest scaled by its weight). */
+    private long timedNs;
     /** The algorithm the collective in progress chose, or null. */
     Algorithm algorithm;
     /** The region calls are recorded into besides the whole run (0: none). */
@@ -78,8 +95,9 @@ final class Recorder
 
     Recorder(final int worldSize, final int sample, final boolean sites, final int regions)
     {
-        this.timeAll = sample <= 1 || sites;
-        this.sampleShift = 64 - Integer.numberOfTrailingZeros(Math.max(1, sample));
+        final boolean timeAll = sample <= 1 || sites;
+        this.firstTimed = timeAll ? Long.MAX_VALUE : FIRST_TIMED;
+        this.sampleShift = 64 - Integer.numberOfTrailingZeros(Math.max(2, sample));
         this.sites = sites;
         this.sample = Math.max(1, sample);
         p2pMessages = new long[worldSize];
@@ -91,25 +109,21 @@ final class Recorder
         regions(regions);
     }
 
-    /** Makes room for {@code n} regions (the arrays are replaced; the flush reads whichever it sees). */
+    /** Makes room for {@code n} regions (the array is replaced; the flush reads whichever it sees). */
     void regions(final int n)
     {
-        count = grow(count, n);
-        bytes = grow(bytes, n);
-        waitNs = grow(waitNs, n);
-        sampled = grow(sampled, n);
-        sampledNs = grow(sampledNs, n);
-        maxNs = grow(maxNs, n);
+        final long[] b = new long[n * KINDS * STRIDE];
+        if (stats != null)
+        {
+            System.arraycopy(stats, 0, b, 0, Math.min(stats.length, b.length));
+        }
+        stats = b;
     }
 
-    private static long[] grow(final long[] a, final int regions)
+    /** How many regions there is room for. */
+    int regionCapacity()
     {
-        final long[] b = new long[regions * KINDS];
-        if (a != null)
-        {
-            System.arraycopy(a, 0, b, 0, Math.min(a.length, b.length));
-        }
-        return b;
+        return stats.length / (KINDS * STRIDE);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -118,28 +132,31 @@ final class Recorder
     /** A call of {@code kind} starts on this thread. */
     void begin(final int kind)
     {
-        waitMark = waitedTotal;
-        final long c = count[kind];
-        if (timeAll || c < FIRST_TIMED)
+        current = kind;
+        callWait = 0;
+        final long c = stats[kind * STRIDE];
+        if (c >= firstTimed)
         {
-            weight = 1;
-            start = System.nanoTime();
-        }
-        else if ((c * GOLDEN) >>> sampleShift == 0)
-        {
+            // Sampling: one call in `sample`, picked by a multiplicative hash of its index.
+            if ((c * GOLDEN) >>> sampleShift != 0)
+            {
+                start = 0;
+                return;
+            }
             weight = sample;
-            start = System.nanoTime();
         }
         else
         {
-            start = 0;
+            weight = 1;
         }
+        start = System.nanoTime();
     }
 
     /** A call of {@code kind} starts that is timed whatever the sampling (window locks). */
     void beginTimed(final int kind)
     {
-        waitMark = waitedTotal;
+        current = kind;
+        callWait = 0;
         weight = 1;
         start = System.nanoTime();
     }
@@ -147,65 +164,75 @@ final class Recorder
     /** The call of {@code kind} ends: counted, and timed if it was picked. */
     void end(final int kind)
     {
-        finish(kind, 0);
-    }
-
-    private void finish(final int kind, final long n)
-    {
-        final long w = waitedTotal - waitMark;
-        final long t0 = start;
-        final long d = t0 != 0 ? System.nanoTime() - t0 : 0;
-        lastWait = w;
-        lastDuration = d;
-        lastNs = t0 != 0 ? w + (d - w) * weight : w;
-        add(kind, w, t0, d);
-        if (region != 0)
+        stats[kind * STRIDE + COUNT]++;
+        current = -1;
+        if ((start | region) != 0 || COLLECTIVE[kind] || sites)
         {
-            add(region * KINDS + kind, w, t0, d);
-        }
-        if (algorithm != null || KIND[kind].family() == Family.COLLECTIVE)
-        {
-            algorithms[kind * Algorithm.values().length + (algorithm == null ? Algorithm.P2P : algorithm).ordinal()]++;
-            algorithm = null;
-        }
-        if (sites)
-        {
-            site(kind, d, n);
-        }
-    }
-
-    private void add(final int i, final long w, final long t0, final long d)
-    {
-        count[i]++;
-        if (w != 0)
-        {
-            waitNs[i] += w;
-            if (w > maxNs[i])
-            {
-                maxNs[i] = w;
-            }
-        }
-        if (t0 != 0)
-        {
-            sampled[i]++;
-            sampledNs[i] += d - w;
-            if (d > maxNs[i])
-            {
-                maxNs[i] = d;
-            }
+            slow(kind, 0);
         }
     }
 
     /** The call of {@code kind} that moved {@code n} bytes ends. */
     void end(final int kind, final long n)
     {
-        bytes[kind] += n;
+        final long[] s = stats;
+        final int i = kind * STRIDE;
+        s[i + COUNT]++;
+        s[i + BYTES] += n;
+        sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
+        current = -1;
+        if ((start | region) != 0 || COLLECTIVE[kind] || sites)
+        {
+            slow(kind, n);
+        }
+    }
+
+    /** The time of the call that ended last: measured, or its waits when it was not timed. */
+    long lastNs()
+    {
+        return start != 0 ? timedNs : callWait;
+    }
+
+    private void slow(final int kind, final long n)
+    {
+        final long t0 = start;
+        final long w = callWait;
+        final long[] s = stats;
+        final long d = t0 != 0 ? System.nanoTime() - t0 : 0;
+        if (t0 != 0)
+        {
+            timedNs = w + (d - w) * weight;
+            timed(s, kind * STRIDE, w, d);
+        }
         if (region != 0)
         {
-            bytes[region * KINDS + kind] += n;
+            final int i = (region * KINDS + kind) * STRIDE;
+            s[i + COUNT]++;
+            s[i + BYTES] += n;
+            if (t0 != 0)
+            {
+                timed(s, i, w, d);
+            }
         }
-        sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
-        finish(kind, n);
+        if (algorithm != null || COLLECTIVE[kind])
+        {
+            algorithms[kind * Algorithm.values().length + (algorithm == null ? Algorithm.P2P : algorithm).ordinal()]++;
+            algorithm = null;
+        }
+        if (sites)
+        {
+            site(kind, lastNs(), n);
+        }
+    }
+
+    private static void timed(final long[] s, final int i, final long w, final long d)
+    {
+        s[i + SAMPLED]++;
+        s[i + SAMPLED_NS] += d - w;
+        if (d > s[i + MAX])
+        {
+            s[i + MAX] = d;
+        }
     }
 
     /** A send of {@code n} bytes to world rank {@code peer} ends. */
@@ -232,7 +259,16 @@ final class Recorder
     /** The progress engine: a wait of this thread that idled lasted {@code ns}, on world rank {@code peer}. */
     void waited(final int peer, final long ns)
     {
-        waitedTotal += ns;
+        callWait += ns;
+        final int k = current;
+        if (k >= 0)
+        {
+            wait(k * STRIDE, ns);
+            if (region != 0)
+            {
+                wait((region * KINDS + k) * STRIDE, ns);
+            }
+        }
         if (peer >= 0 && peer < blockedNs.length)
         {
             blockedNs[peer] += ns;
@@ -242,6 +278,16 @@ final class Recorder
         {
             blockedOtherNs += ns;
             blockedOtherWaits++;
+        }
+    }
+
+    private void wait(final int i, final long ns)
+    {
+        final long[] s = stats;
+        s[i + WAIT] += ns;
+        if (ns > s[i + MAX])
+        {
+            s[i + MAX] = ns;
         }
     }
 
@@ -255,12 +301,6 @@ final class Recorder
     RankRecord.WindowStats window(final String name)
     {
         return windows.computeIfAbsent(name, k -> new RankRecord.WindowStats());
-    }
-
-    /** The time of the call in progress so far (0 when it is not timed). */
-    long elapsed()
-    {
-        return start != 0 ? System.nanoTime() - start : 0;
     }
 
     private static final StackWalker WALKER = StackWalker.getInstance();
@@ -282,24 +322,19 @@ final class Recorder
     /** Adds what this thread recorded into {@code r} (which has room for every region). */
     void addTo(final RankRecord r)
     {
-        final long[] c = count;
-        final long[] b = bytes;
-        final long[] w = waitNs;
-        final long[] s = sampled;
-        final long[] sn = sampledNs;
-        final long[] m = maxNs;
-        final int regions = Math.min(r.regions.size(), c.length / KINDS);
+        final long[] st = stats;
+        final int regions = Math.min(r.regions.size(), st.length / (KINDS * STRIDE));
         for (int g = 0; g < regions; g++)
         {
             for (int k = 0; k < KINDS; k++)
             {
-                final int i = g * KINDS + k;
-                r.count.get(g)[k] += c[i];
-                r.bytes.get(g)[k] += b[i];
-                r.waitNs.get(g)[k] += w[i];
-                r.sampled.get(g)[k] += s[i];
-                r.sampledNs.get(g)[k] += sn[i];
-                r.maxNs.get(g)[k] = Math.max(r.maxNs.get(g)[k], m[i]);
+                final int i = (g * KINDS + k) * STRIDE;
+                r.count.get(g)[k] += st[i + COUNT];
+                r.bytes.get(g)[k] += st[i + BYTES];
+                r.waitNs.get(g)[k] += st[i + WAIT];
+                r.sampled.get(g)[k] += st[i + SAMPLED];
+                r.sampledNs.get(g)[k] += st[i + SAMPLED_NS];
+                r.maxNs.get(g)[k] = Math.max(r.maxNs.get(g)[k], st[i + MAX]);
             }
         }
         final int algs = Algorithm.values().length;

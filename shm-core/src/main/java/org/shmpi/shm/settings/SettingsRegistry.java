@@ -140,7 +140,7 @@ public final class SettingsRegistry
     public static final Setting REPORT_DIR = add(Setting.text("shmpi.report.dir", REPORT, null,
         "Record what every rank does in MPI and write the job report (index.html, report.json, CSV) into this "
         + "directory (shmrun --report DIR sets it); unset: nothing is recorded."));
-    public static final Setting REPORT_SAMPLE = add(Setting.powerOfTwo("shmpi.report.sample", REPORT, 64, 1, 1 << 20,
+    public static final Setting REPORT_SAMPLE = add(Setting.powerOfTwo("shmpi.report.sample", REPORT, 128, 1, 1 << 20,
         "With the report on: of the calls of one kind, the first 16 and then one in this many are timed with the "
         + "clock (waits that idle are always timed); counts and bytes are exact. 1: time every call."));
     public static final Setting REPORT_SITES = add(Setting.bool("shmpi.report.sites", REPORT, false,
