@@ -11,6 +11,7 @@ import org.shmpi.report.Algorithm;
 import org.shmpi.report.JobInfo;
 import org.shmpi.report.JobReport;
 import org.shmpi.report.RankRecord;
+import org.shmpi.report.RecordFile;
 import org.shmpi.ring.RankContext;
 import org.shmpi.shm.RankProcess;
 import org.shmpi.shm.ShmpiConfig;
@@ -57,6 +58,7 @@ final class Profile
     private static long startNs;
     private static long startMillis;
     private static Path file;
+    private static RecordFile out;
     private static int world;
     private static final Object FLUSH = new Object();
 
@@ -102,13 +104,22 @@ final class Profile
             return;
         }
         file = ranks.resolve("rank-" + world + "-" + p.rank() + ".txt");
+        try
+        {
+            out = RecordFile.create(file, 64 * 1024);
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("shmpi: rank " + p.rank() + ": no job report: cannot make " + file + ": " + ex);
+            file = null;
+            return;
+        }
         main = new Recorder(p.worldSize(), sample, sites, 1);
         ALL.add(main);
         mainThread = Thread.currentThread();
         e.progress().report(Profile::waited);
         p.everyHeartbeat(Profile::maybeFlush);
         p.beforeHalt(() -> flush(false));
-        flush(false);
     }
 
     /** The recorder of the calling thread, or null (report off, before Init, paused by pControl). */
@@ -478,7 +489,7 @@ final class Profile
             rec.wakeups = WakeWord.wakeupsSent();
             try
             {
-                rec.writeTo(file);
+                out.write(rec.text());
             }
             catch (final IOException | RuntimeException ex)
             {

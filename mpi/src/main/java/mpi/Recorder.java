@@ -28,6 +28,8 @@ final class Recorder
     /** The first calls of every kind are all timed, so rare calls get exact times. */
     static final int FIRST_TIMED = 16;
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    /** A timed call longer than this (plus 1 ns a byte) outside its waits is not scaled beyond it. */
+    static final long OUTLIER_NS = 100_000;
 
     static final int KINDS = CallKind.count();
     private static final int BUCKETS = SizeBuckets.COUNT;
@@ -199,10 +201,16 @@ final class Recorder
         final long w = callWait;
         final long[] s = stats;
         final long d = t0 != 0 ? System.nanoTime() - t0 : 0;
+        long scaled = 0;
         if (t0 != 0)
         {
-            timedNs = w + (d - w) * weight;
-            timed(s, kind * STRIDE, w, d);
+            // The call's time outside its measured waits stands for `weight` calls; beyond 100 µs and
+            // 1 ns a byte it was something else (the thread preempted, a segment made), counted once.
+            final long f = Math.max(0, d - w);
+            final long cap = OUTLIER_NS + n;
+            scaled = weight == 1 ? f : Math.min(f, cap) * weight + Math.max(0, f - cap);
+            timedNs = w + scaled;
+            timed(s, kind * STRIDE, scaled, d);
         }
         if (region != 0)
         {
@@ -211,7 +219,7 @@ final class Recorder
             s[i + BYTES] += n;
             if (t0 != 0)
             {
-                timed(s, i, w, d);
+                timed(s, i, scaled, d);
             }
         }
         if (algorithm != null || COLLECTIVE[kind])
@@ -225,10 +233,10 @@ final class Recorder
         }
     }
 
-    private static void timed(final long[] s, final int i, final long w, final long d)
+    private static void timed(final long[] s, final int i, final long scaled, final long d)
     {
         s[i + SAMPLED]++;
-        s[i + SAMPLED_NS] += d - w;
+        s[i + SAMPLED_NS] += scaled;
         if (d > s[i + MAX])
         {
             s[i + MAX] = d;

@@ -20,8 +20,8 @@ import java.util.Map;
  * <p>
  * Call statistics are kept per region ({@code MPI.pControl} regions; region 0 is the whole run)
  * and call kind. A call's time is what was measured exactly (every wait that idled, see
- * {@link #waitNs}) plus, for the rest, the mean of the calls that were timed (one in
- * {@link #sampleEvery}) times the count: {@link #timeNs(int, int)}.
+ * {@link #waitNs}) plus the estimate of the rest ({@link #sampledNs}): each timed call's time
+ * outside its waits, times the number of calls it stands for ({@link #timeNs(int, int)}).
  */
 public final class RankRecord
 {
@@ -55,7 +55,11 @@ public final class RankRecord
     public final List<long[]> waitNs = new ArrayList<>();
     /** Per region, per kind: calls timed with the clock. */
     public final List<long[]> sampled = new ArrayList<>();
-    /** Per region, per kind: time of the timed calls outside their idling waits. */
+    /**
+     * Per region, per kind: the estimated time outside idling waits of all calls: each timed call's
+     * own, times the calls it stands for (1 for the first calls of a kind, else the sampling period;
+     * beyond 100 µs and 1 ns a byte, once).
+     */
     public final List<long[]> sampledNs = new ArrayList<>();
     /** Per region, per kind: the longest call seen (timed calls, and waits of the others). */
     public final List<long[]> maxNs = new ArrayList<>();
@@ -154,10 +158,7 @@ public final class RankRecord
     /** The time of {@code kind}'s calls in {@code region}: measured waits plus the estimate of the rest. */
     public long timeNs(final int region, final int kind)
     {
-        final long n = count.get(region)[kind];
-        final long s = sampled.get(region)[kind];
-        final long rest = s == 0 ? 0 : Math.round((double) sampledNs.get(region)[kind] * n / s);
-        return waitNs.get(region)[kind] + Math.max(0, rest);
+        return waitNs.get(region)[kind] + sampledNs.get(region)[kind];
     }
 
     /** Time inside MPI in {@code region}, every kind. */
@@ -254,7 +255,17 @@ public final class RankRecord
     /** Reads a rank file; a file cut short (the rank died while writing) reads up to its last whole line. */
     public static RankRecord read(final Path file) throws IOException
     {
-        return parse(Files.readString(file, StandardCharsets.UTF_8));
+        final byte[] bytes = Files.readAllBytes(file);
+        if (RecordFile.isRecordFile(bytes))
+        {
+            final String text = RecordFile.text(bytes);
+            if (text == null)
+            {
+                throw new IllegalArgumentException("nothing recorded yet (the rank ended before its first flush)");
+            }
+            return parse(text);
+        }
+        return parse(new String(bytes, StandardCharsets.UTF_8));
     }
 
     /** Parses {@link #text()}. */

@@ -174,7 +174,8 @@ final class SyntheticJob
         x.bytes.get(region)[i] = bytes;
         x.waitNs.get(region)[i] = waitNs;
         x.sampled.get(region)[i] = sampled;
-        x.sampledNs.get(region)[i] = sampledNs;
+        // sampledNs here is what the timed calls took; the record holds the estimate for every call.
+        x.sampledNs.get(region)[i] = sampled == 0 ? 0 : Math.round((double) sampledNs * count / sampled);
         x.maxNs.get(region)[i] = maxNs;
     }
 }
