@@ -616,7 +616,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         Collectives.barrier(this, BlockedCall.BARRIER);
         if (r != null)
         {
-            r.end(Calls.BARRIER);
+            r.endCollective(Calls.BARRIER);
         }
     }
 
@@ -630,7 +630,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result = nonblocking(() -> Collectives.iBarrier(this, false));
         if (r != null)
         {
-            r.end(Calls.I_BARRIER);
+            r.endCollective(Calls.I_BARRIER);
         }
         return result;
     }
@@ -673,7 +673,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.fromRoot(r, this, root, n);
-                r.end(Calls.BCAST, n);
+                r.endCollective(Calls.BCAST, n);
             }
         }
         catch (final RuntimeException ex)
@@ -694,7 +694,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.fromRoot(r, this, root, n);
-            r.end(Calls.I_BCAST, n);
+            r.endCollective(Calls.I_BCAST, n);
         }
         return result;
     }
@@ -708,7 +708,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.fromRoot(r, this, root, n);
-            r.end(Calls.I_BCAST, n);
+            r.endCollective(Calls.I_BCAST, n);
         }
         return result;
     }
@@ -737,7 +737,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(sendcount, sendtype);
                 Profile.toRoot(r, this, root, n);
-                r.end(Calls.GATHER, n);
+                r.endCollective(Calls.GATHER, n);
             }
         }
         catch (final RuntimeException ex)
@@ -761,7 +761,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHER, n);
+            r.endCollective(Calls.I_GATHER, n);
         }
         return result;
     }
@@ -778,7 +778,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHER, n);
+            r.endCollective(Calls.I_GATHER, n);
         }
         return result;
     }
@@ -809,7 +809,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.toRoot(r, this, root, n);
-                r.end(Calls.GATHER, n);
+                r.endCollective(Calls.GATHER, n);
             }
         }
         catch (final RuntimeException ex)
@@ -831,7 +831,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHER, n);
+            r.endCollective(Calls.I_GATHER, n);
         }
         return result;
     }
@@ -846,7 +846,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHER, n);
+            r.endCollective(Calls.I_GATHER, n);
         }
         return result;
     }
@@ -867,7 +867,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(sendcount, sendtype);
                 Profile.toRoot(r, this, root, n);
-                r.end(Calls.GATHERV, n);
+                r.endCollective(Calls.GATHERV, n);
             }
         }
         catch (final RuntimeException ex)
@@ -891,7 +891,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHERV, n);
+            r.endCollective(Calls.I_GATHERV, n);
         }
         return result;
     }
@@ -908,7 +908,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHERV, n);
+            r.endCollective(Calls.I_GATHERV, n);
         }
         return result;
     }
@@ -940,7 +940,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(recvcount[getRank()], recvtype);
                 Profile.toRoot(r, this, root, n);
-                r.end(Calls.GATHERV, n);
+                r.endCollective(Calls.GATHERV, n);
             }
         }
         catch (final RuntimeException ex)
@@ -964,7 +964,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(recvcount[getRank()], recvtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHERV, n);
+            r.endCollective(Calls.I_GATHERV, n);
         }
         return result;
     }
@@ -981,7 +981,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(recvcount[getRank()], recvtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHERV, n);
+            r.endCollective(Calls.I_GATHERV, n);
         }
         return result;
     }
@@ -1000,7 +1000,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(sendcount, sendtype);
                 Profile.toRoot(r, this, root, n);
-                r.end(Calls.GATHERV, n);
+                r.endCollective(Calls.GATHERV, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1023,7 +1023,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHERV, n);
+            r.endCollective(Calls.I_GATHERV, n);
         }
         return result;
     }
@@ -1039,7 +1039,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_GATHERV, n);
+            r.endCollective(Calls.I_GATHERV, n);
         }
         return result;
     }
@@ -1060,7 +1060,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 final long n = getRank() == root ?
                     Profile.bytes(sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
                 Profile.fromRoot(r, this, root, n);
-                r.end(Calls.SCATTER, n);
+                r.endCollective(Calls.SCATTER, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1084,7 +1084,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = getRank() == root ? Profile.bytes(sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
             Profile.fromRoot(r, this, root, n);
-            r.end(Calls.I_SCATTER, n);
+            r.endCollective(Calls.I_SCATTER, n);
         }
         return result;
     }
@@ -1101,7 +1101,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = getRank() == root ? Profile.bytes(sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
             Profile.fromRoot(r, this, root, n);
-            r.end(Calls.I_SCATTER, n);
+            r.endCollective(Calls.I_SCATTER, n);
         }
         return result;
     }
@@ -1132,7 +1132,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.fromRoot(r, this, root, n);
-                r.end(Calls.SCATTER, n);
+                r.endCollective(Calls.SCATTER, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1154,7 +1154,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.fromRoot(r, this, root, n);
-            r.end(Calls.I_SCATTER, n);
+            r.endCollective(Calls.I_SCATTER, n);
         }
         return result;
     }
@@ -1169,7 +1169,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.fromRoot(r, this, root, n);
-            r.end(Calls.I_SCATTER, n);
+            r.endCollective(Calls.I_SCATTER, n);
         }
         return result;
     }
@@ -1190,7 +1190,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = getRank() == root ?
                     Profile.fromRootV(r, this, root, sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
-                r.end(Calls.SCATTERV, n);
+                r.endCollective(Calls.SCATTERV, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1214,7 +1214,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = getRank() == root ?
                 Profile.fromRootV(r, this, root, sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
-            r.end(Calls.I_SCATTERV, n);
+            r.endCollective(Calls.I_SCATTERV, n);
         }
         return result;
     }
@@ -1231,7 +1231,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = getRank() == root ?
                 Profile.fromRootV(r, this, root, sendcount, sendtype) : Profile.bytes(recvcount, recvtype);
-            r.end(Calls.I_SCATTERV, n);
+            r.endCollective(Calls.I_SCATTERV, n);
         }
         return result;
     }
@@ -1262,7 +1262,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             if (r != null)
             {
                 final long n = getRank() == root ? Profile.fromRootV(r, this, root, sendcount, sendtype) : 0;
-                r.end(Calls.SCATTERV, n);
+                r.endCollective(Calls.SCATTERV, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1285,7 +1285,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         if (r != null)
         {
             final long n = getRank() == root ? Profile.fromRootV(r, this, root, sendcount, sendtype) : 0;
-            r.end(Calls.I_SCATTERV, n);
+            r.endCollective(Calls.I_SCATTERV, n);
         }
         return result;
     }
@@ -1301,7 +1301,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         if (r != null)
         {
             final long n = getRank() == root ? Profile.fromRootV(r, this, root, sendcount, sendtype) : 0;
-            r.end(Calls.I_SCATTERV, n);
+            r.endCollective(Calls.I_SCATTERV, n);
         }
         return result;
     }
@@ -1318,7 +1318,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             Rooted.scatterv(this, null, null, null, recvtype, recvbuf, recvcount, recvtype, root, false, true);
             if (r != null)
             {
-                r.end(Calls.SCATTERV, Profile.bytes(recvcount, recvtype));
+                r.endCollective(Calls.SCATTERV, Profile.bytes(recvcount, recvtype));
             }
         }
         catch (final RuntimeException ex)
@@ -1339,7 +1339,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             root, false, false));
         if (r != null)
         {
-            r.end(Calls.I_SCATTERV, Profile.bytes(recvcount, recvtype));
+            r.endCollective(Calls.I_SCATTERV, Profile.bytes(recvcount, recvtype));
         }
         return result;
     }
@@ -1353,7 +1353,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             root, false, false));
         if (r != null)
         {
-            r.end(Calls.I_SCATTERV, Profile.bytes(recvcount, recvtype));
+            r.endCollective(Calls.I_SCATTERV, Profile.bytes(recvcount, recvtype));
         }
         return result;
     }
@@ -1373,7 +1373,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(sendcount, sendtype);
                 Profile.toAll(r, this, n);
-                r.end(Calls.ALL_GATHER, n);
+                r.endCollective(Calls.ALL_GATHER, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1397,7 +1397,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHER, n);
+            r.endCollective(Calls.I_ALL_GATHER, n);
         }
         return result;
     }
@@ -1414,7 +1414,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHER, n);
+            r.endCollective(Calls.I_ALL_GATHER, n);
         }
         return result;
     }
@@ -1444,7 +1444,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.toAll(r, this, n);
-                r.end(Calls.ALL_GATHER, n);
+                r.endCollective(Calls.ALL_GATHER, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1466,7 +1466,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHER, n);
+            r.endCollective(Calls.I_ALL_GATHER, n);
         }
         return result;
     }
@@ -1481,7 +1481,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHER, n);
+            r.endCollective(Calls.I_ALL_GATHER, n);
         }
         return result;
     }
@@ -1502,7 +1502,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(sendcount, sendtype);
                 Profile.toAll(r, this, n);
-                r.end(Calls.ALL_GATHERV, n);
+                r.endCollective(Calls.ALL_GATHERV, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1526,7 +1526,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHERV, n);
+            r.endCollective(Calls.I_ALL_GATHERV, n);
         }
         return result;
     }
@@ -1543,7 +1543,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHERV, n);
+            r.endCollective(Calls.I_ALL_GATHERV, n);
         }
         return result;
     }
@@ -1574,7 +1574,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(recvcount[getRank()], recvtype);
                 Profile.toAll(r, this, n);
-                r.end(Calls.ALL_GATHERV, n);
+                r.endCollective(Calls.ALL_GATHERV, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1598,7 +1598,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(recvcount[getRank()], recvtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHERV, n);
+            r.endCollective(Calls.I_ALL_GATHERV, n);
         }
         return result;
     }
@@ -1615,7 +1615,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(recvcount[getRank()], recvtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_GATHERV, n);
+            r.endCollective(Calls.I_ALL_GATHERV, n);
         }
         return result;
     }
@@ -1635,7 +1635,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(sendcount, sendtype);
                 Profile.toAll(r, this, n);
-                r.end(Calls.ALL_TO_ALL, n);
+                r.endCollective(Calls.ALL_TO_ALL, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1659,7 +1659,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_TO_ALL, n);
+            r.endCollective(Calls.I_ALL_TO_ALL, n);
         }
         return result;
     }
@@ -1676,7 +1676,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(sendcount, sendtype);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_TO_ALL, n);
+            r.endCollective(Calls.I_ALL_TO_ALL, n);
         }
         return result;
     }
@@ -1707,7 +1707,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 true);
             if (r != null)
             {
-                r.end(Calls.ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
+                r.endCollective(Calls.ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
             }
         }
         catch (final RuntimeException ex)
@@ -1730,7 +1730,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             rdispls, recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
+            r.endCollective(Calls.I_ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
         }
         return result;
     }
@@ -1746,7 +1746,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             rdispls, recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
+            r.endCollective(Calls.I_ALL_TO_ALLV, Profile.toEachV(r, this, sendcount, sendtype));
         }
         return result;
     }
@@ -1778,7 +1778,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 true);
             if (r != null)
             {
-                r.end(Calls.ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
+                r.endCollective(Calls.ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
             }
         }
         catch (final RuntimeException ex)
@@ -1801,7 +1801,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             rdispls, recvtypes, false));
         if (r != null)
         {
-            r.end(Calls.I_ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
+            r.endCollective(Calls.I_ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
         }
         return result;
     }
@@ -1817,7 +1817,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             rdispls, recvtypes, false));
         if (r != null)
         {
-            r.end(Calls.I_ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
+            r.endCollective(Calls.I_ALL_TO_ALLW, Profile.toEachW(r, this, sendcount, sendtypes));
         }
         return result;
     }
@@ -1849,7 +1849,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.toRoot(r, this, root, n);
-                r.end(Calls.REDUCE, n);
+                r.endCollective(Calls.REDUCE, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1872,7 +1872,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_REDUCE, n);
+            r.endCollective(Calls.I_REDUCE, n);
         }
         return result;
     }
@@ -1888,7 +1888,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_REDUCE, n);
+            r.endCollective(Calls.I_REDUCE, n);
         }
         return result;
     }
@@ -1918,7 +1918,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.toRoot(r, this, root, n);
-                r.end(Calls.REDUCE, n);
+                r.endCollective(Calls.REDUCE, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1939,7 +1939,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_REDUCE, n);
+            r.endCollective(Calls.I_REDUCE, n);
         }
         return result;
     }
@@ -1953,7 +1953,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toRoot(r, this, root, n);
-            r.end(Calls.I_REDUCE, n);
+            r.endCollective(Calls.I_REDUCE, n);
         }
         return result;
     }
@@ -1973,7 +1973,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.toAll(r, this, n);
-                r.end(Calls.ALL_REDUCE, n);
+                r.endCollective(Calls.ALL_REDUCE, n);
             }
         }
         catch (final RuntimeException ex)
@@ -1996,7 +1996,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_REDUCE, n);
+            r.endCollective(Calls.I_ALL_REDUCE, n);
         }
         return result;
     }
@@ -2012,7 +2012,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_REDUCE, n);
+            r.endCollective(Calls.I_ALL_REDUCE, n);
         }
         return result;
     }
@@ -2042,7 +2042,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.toAll(r, this, n);
-                r.end(Calls.ALL_REDUCE, n);
+                r.endCollective(Calls.ALL_REDUCE, n);
             }
         }
         catch (final RuntimeException ex)
@@ -2063,7 +2063,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_REDUCE, n);
+            r.endCollective(Calls.I_ALL_REDUCE, n);
         }
         return result;
     }
@@ -2077,7 +2077,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_ALL_REDUCE, n);
+            r.endCollective(Calls.I_ALL_REDUCE, n);
         }
         return result;
     }
@@ -2095,7 +2095,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, true);
             if (r != null)
             {
-                r.end(Calls.REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
+                r.endCollective(Calls.REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
             }
         }
         catch (final RuntimeException ex)
@@ -2117,7 +2117,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
         if (r != null)
         {
-            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
+            r.endCollective(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
         }
         return result;
     }
@@ -2133,7 +2133,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             nonblocking(() -> ReduceOps.reduceScatter(this, sendbuf, recvbuf, recvcounts, type, op, false, false));
         if (r != null)
         {
-            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
+            r.endCollective(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, recvcounts, type));
         }
         return result;
     }
@@ -2161,7 +2161,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, true);
             if (r != null)
             {
-                r.end(Calls.REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
+                r.endCollective(Calls.REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
             }
         }
         catch (final RuntimeException ex)
@@ -2182,7 +2182,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
         if (r != null)
         {
-            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
+            r.endCollective(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
         }
         return result;
     }
@@ -2197,7 +2197,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             nonblocking(() -> ReduceOps.reduceScatter(this, buf, buf, counts, type, op, true, false));
         if (r != null)
         {
-            r.end(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
+            r.endCollective(Calls.I_REDUCE_SCATTER, Profile.toEachV(r, this, counts, type));
         }
         return result;
     }
@@ -2217,7 +2217,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(recvcount, type);
                 Profile.toAll(r, this, n);
-                r.end(Calls.REDUCE_SCATTER_BLOCK, n);
+                r.endCollective(Calls.REDUCE_SCATTER_BLOCK, n);
             }
         }
         catch (final RuntimeException ex)
@@ -2242,7 +2242,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(recvcount, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
         }
         return result;
     }
@@ -2262,7 +2262,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(recvcount, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
         }
         return result;
     }
@@ -2293,7 +2293,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             {
                 final long n = Profile.bytes(count, type);
                 Profile.toAll(r, this, n);
-                r.end(Calls.REDUCE_SCATTER_BLOCK, n);
+                r.endCollective(Calls.REDUCE_SCATTER_BLOCK, n);
             }
         }
         catch (final RuntimeException ex)
@@ -2316,7 +2316,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
         }
         return result;
     }
@@ -2334,7 +2334,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             final long n = Profile.bytes(count, type);
             Profile.toAll(r, this, n);
-            r.end(Calls.I_REDUCE_SCATTER_BLOCK, n);
+            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
         }
         return result;
     }
@@ -2355,7 +2355,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             Neighbors.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
             if (r != null)
             {
-                r.end(Calls.NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
+                r.endCollective(Calls.NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
             }
         }
         catch (final RuntimeException ex)
@@ -2374,7 +2374,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
+            r.endCollective(Calls.I_NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
         }
         return result;
     }
@@ -2389,7 +2389,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
+            r.endCollective(Calls.I_NEIGHBOR_ALL_GATHER, Profile.bytes(sendcount, sendtype));
         }
         return result;
     }
@@ -2417,7 +2417,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 true);
             if (r != null)
             {
-                r.end(Calls.NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
+                r.endCollective(Calls.NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
             }
         }
         catch (final RuntimeException ex)
@@ -2436,7 +2436,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             displs, recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
+            r.endCollective(Calls.I_NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
         }
         return result;
     }
@@ -2451,7 +2451,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             displs, recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
+            r.endCollective(Calls.I_NEIGHBOR_ALL_GATHERV, Profile.bytes(sendcount, sendtype));
         }
         return result;
     }
@@ -2478,7 +2478,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             Neighbors.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
             if (r != null)
             {
-                r.end(Calls.NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
+                r.endCollective(Calls.NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
             }
         }
         catch (final RuntimeException ex)
@@ -2497,7 +2497,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
+            r.endCollective(Calls.I_NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
         }
         return result;
     }
@@ -2512,7 +2512,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
+            r.endCollective(Calls.I_NEIGHBOR_ALL_TO_ALL, Profile.bytes(sendcount, sendtype));
         }
         return result;
     }
@@ -2541,7 +2541,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 recvtype, true);
             if (r != null)
             {
-                r.end(Calls.NEIGHBOR_ALL_TO_ALLV);
+                r.endCollective(Calls.NEIGHBOR_ALL_TO_ALLV);
             }
         }
         catch (final RuntimeException ex)
@@ -2561,7 +2561,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvcount, rdispls, recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLV);
+            r.endCollective(Calls.I_NEIGHBOR_ALL_TO_ALLV);
         }
         return result;
     }
@@ -2577,7 +2577,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvcount, rdispls, recvtype, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLV);
+            r.endCollective(Calls.I_NEIGHBOR_ALL_TO_ALLV);
         }
         return result;
     }
@@ -2607,7 +2607,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
                 recvtypes, true);
             if (r != null)
             {
-                r.end(Calls.NEIGHBOR_ALL_TO_ALLW);
+                r.endCollective(Calls.NEIGHBOR_ALL_TO_ALLW);
             }
         }
         catch (final RuntimeException ex)
@@ -2627,7 +2627,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvcount, rdispls, recvtypes, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLW);
+            r.endCollective(Calls.I_NEIGHBOR_ALL_TO_ALLW);
         }
         return result;
     }
@@ -2643,7 +2643,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
             recvcount, rdispls, recvtypes, false));
         if (r != null)
         {
-            r.end(Calls.I_NEIGHBOR_ALL_TO_ALLW);
+            r.endCollective(Calls.I_NEIGHBOR_ALL_TO_ALLW);
         }
         return result;
     }

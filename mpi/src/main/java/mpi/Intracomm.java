@@ -439,7 +439,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.SCAN, n);
+            r.endCollective(Calls.SCAN, n);
         }
     }
 
@@ -457,7 +457,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_SCAN, n);
+            r.endCollective(Calls.I_SCAN, n);
         }
         return result;
     }
@@ -473,7 +473,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_SCAN, n);
+            r.endCollective(Calls.I_SCAN, n);
         }
         return result;
     }
@@ -501,7 +501,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.SCAN, n);
+            r.endCollective(Calls.SCAN, n);
         }
     }
 
@@ -517,7 +517,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_SCAN, n);
+            r.endCollective(Calls.I_SCAN, n);
         }
         return result;
     }
@@ -531,7 +531,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_SCAN, n);
+            r.endCollective(Calls.I_SCAN, n);
         }
         return result;
     }
@@ -549,7 +549,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.EX_SCAN, n);
+            r.endCollective(Calls.EX_SCAN, n);
         }
     }
 
@@ -567,7 +567,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_EX_SCAN, n);
+            r.endCollective(Calls.I_EX_SCAN, n);
         }
         return result;
     }
@@ -583,7 +583,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_EX_SCAN, n);
+            r.endCollective(Calls.I_EX_SCAN, n);
         }
         return result;
     }
@@ -611,7 +611,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.EX_SCAN, n);
+            r.endCollective(Calls.EX_SCAN, n);
         }
     }
 
@@ -627,7 +627,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_EX_SCAN, n);
+            r.endCollective(Calls.I_EX_SCAN, n);
         }
         return result;
     }
@@ -641,7 +641,7 @@ public class Intracomm extends Comm
         {
             final long n = Profile.bytes(count, type);
             Profile.toHigher(r, this, n);
-            r.end(Calls.I_EX_SCAN, n);
+            r.endCollective(Calls.I_EX_SCAN, n);
         }
         return result;
     }

@@ -114,12 +114,26 @@ final class Profile
             file = null;
             return;
         }
+        Recorder.clockNs = clockCost();
         main = new Recorder(p.worldSize(), sample, sites, 1);
         ALL.add(main);
         mainThread = Thread.currentThread();
         e.progress().report(Profile::waited);
         p.everyHeartbeat(Profile::maybeFlush);
         p.beforeHalt(() -> flush(false));
+    }
+
+    /** What one reading of the clock costs here: the least of many back-to-back pairs. */
+    private static long clockCost()
+    {
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < 2_000; i++)
+        {
+            final long a = System.nanoTime();
+            final long b = System.nanoTime();
+            least = Math.min(least, b - a);
+        }
+        return least;
     }
 
     /** The recorder of the calling thread, or null (report off, before Init, paused by pControl). */

@@ -80,16 +80,14 @@ final class Recorder
     final Map<String, RankRecord.WindowStats> windows = new ConcurrentHashMap<>();
     final Map<String, long[]> callSites = new ConcurrentHashMap<>();
 
-    /** The kind of the call in progress (-1: none): the progress engine's waits are its. */
-    private int current = -1;
-    /** Waits measured in the call in progress. */
-    private long callWait;
-    /** The call in progress: its start ({@code 0}: not timed). */
+    /** Waits measured since the last call ended: the progress engine's, during the call in progress. */
+    private long pendingWait;
+    /** The start of the call in progress, when it is timed. */
     private long start;
-    /** How many calls the timed call in progress stands for (1 or the sampling period). */
-    private int weight;
-    /** A timed call's time once it ended (its waits, and the rest scaled by its weight). */
-    private long timedNs;
+    /** The time of the call that ended last through the slow path. */
+    private long lastNs;
+    /** What one clock reading costs (subtracted from every timed call); measured at Init. */
+    static long clockNs;
     /** The algorithm the collective in progress chose, or null. */
     Algorithm algorithm;
     /** The region calls are recorded into besides the whole run (0: none). */
@@ -131,47 +129,62 @@ final class Recorder
     // ------------------------------------------------------------------------------------------
     // The call path
 
-    /** A call of {@code kind} starts on this thread. */
+    /** A call of {@code kind} starts on this thread: the clock is read if the call is to be timed. */
     void begin(final int kind)
     {
-        current = kind;
-        callWait = 0;
-        final long c = stats[kind * STRIDE];
-        if (c >= firstTimed)
+        if (isTimed(stats[kind * STRIDE]))
         {
-            // Sampling: one call in `sample`, picked by a multiplicative hash of its index.
-            if ((c * GOLDEN) >>> sampleShift != 0)
-            {
-                start = 0;
-                return;
-            }
-            weight = sample;
+            start = System.nanoTime();
         }
-        else
-        {
-            weight = 1;
-        }
-        start = System.nanoTime();
     }
 
-    /** A call of {@code kind} starts that is timed whatever the sampling (window locks). */
+    /**
+     * Whether the call of a kind that had {@code c} calls before it is timed: the first ones, then
+     * one in {@code sample} picked by a multiplicative hash of its index (so no loop period aliases
+     * with it). Computed at the call's start and again at its end, so the untimed call stores
+     * nothing.
+     */
+    private boolean isTimed(final long c)
+    {
+        return c < firstTimed || (c * GOLDEN) >>> sampleShift == 0;
+    }
+
+    /** A call of {@code kind} starts that is timed whatever the sampling (window locks; see {@link #endObserved}). */
     void beginTimed(final int kind)
     {
-        current = kind;
-        callWait = 0;
-        weight = 1;
         start = System.nanoTime();
     }
 
     /** The call of {@code kind} ends: counted, and timed if it was picked. */
     void end(final int kind)
     {
-        stats[kind * STRIDE + COUNT]++;
-        current = -1;
-        if ((start | region) != 0 || COLLECTIVE[kind] || sites)
+        final long[] s = stats;
+        final int i = kind * STRIDE;
+        final long c = s[i + COUNT];
+        s[i + COUNT] = c + 1;
+        if ((pendingWait | region) != 0 || isTimed(c))
         {
-            slow(kind, 0);
+            slow(kind, 0, isTimed(c), c);
         }
+    }
+
+    /** A collective call of {@code kind} that moved {@code n} bytes ends (its algorithm is counted). */
+    void endCollective(final int kind, final long n)
+    {
+        final long[] s = stats;
+        final int i = kind * STRIDE;
+        final long c = s[i + COUNT];
+        s[i + COUNT] = c + 1;
+        s[i + BYTES] += n;
+        sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
+        slow(kind, n, isTimed(c), c);
+    }
+
+    /** A collective call of {@code kind} that moves no data (barrier) ends. */
+    void endCollective(final int kind)
+    {
+        final long c = stats[kind * STRIDE + COUNT]++;
+        slow(kind, 0, isTimed(c), c);
     }
 
     /** The call of {@code kind} that moved {@code n} bytes ends. */
@@ -179,57 +192,96 @@ final class Recorder
     {
         final long[] s = stats;
         final int i = kind * STRIDE;
-        s[i + COUNT]++;
+        final long c = s[i + COUNT];
+        s[i + COUNT] = c + 1;
         s[i + BYTES] += n;
         sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
-        current = -1;
-        if ((start | region) != 0 || COLLECTIVE[kind] || sites)
+        if ((pendingWait | region) != 0 || isTimed(c))
         {
-            slow(kind, n);
+            slow(kind, n, isTimed(c), c);
         }
     }
 
-    /** The time of the call that ended last: measured, or its waits when it was not timed. */
+    /**
+     * As {@link #end(int, long)} for the calls whose own statistics (a file's, a window's) take the
+     * call's time: it is there in {@link #lastNs()} afterwards. {@code forced}: begun with
+     * {@link #beginTimed}.
+     */
+    void endObserved(final int kind, final long n, final boolean forced)
+    {
+        final long[] s = stats;
+        final int i = kind * STRIDE;
+        final long c = s[i + COUNT];
+        s[i + COUNT] = c + 1;
+        s[i + BYTES] += n;
+        if (n > 0 || kind == Calls.WIN_GET || kind == Calls.WIN_PUT)
+        {
+            sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
+        }
+        slow(kind, n, forced || isTimed(c), forced ? 0 : c);
+    }
+
+    /** The time of the call that ended last through {@link #endObserved}. */
     long lastNs()
     {
-        return start != 0 ? timedNs : callWait;
+        return lastNs;
     }
 
-    private void slow(final int kind, final long n)
+    private void slow(final int kind, final long n, final boolean timed, final long c)
     {
-        final long t0 = start;
-        final long w = callWait;
+        final long w = pendingWait;
+        pendingWait = 0;
         final long[] s = stats;
-        final long d = t0 != 0 ? System.nanoTime() - t0 : 0;
-        long scaled = 0;
-        if (t0 != 0)
+        final int i = kind * STRIDE;
+        final int g = region == 0 ? -1 : (region * KINDS + kind) * STRIDE;
+        if (g >= 0)
         {
-            // The call's time outside its measured waits stands for `weight` calls; beyond 100 µs and
-            // 1 ns a byte it was something else (the thread preempted, a segment made), counted once.
-            final long f = Math.max(0, d - w);
-            final long cap = OUTLIER_NS + n;
-            scaled = weight == 1 ? f : Math.min(f, cap) * weight + Math.max(0, f - cap);
-            timedNs = w + scaled;
-            timed(s, kind * STRIDE, scaled, d);
+            s[g + COUNT]++;
+            s[g + BYTES] += n;
         }
-        if (region != 0)
+        if (w != 0)
         {
-            final int i = (region * KINDS + kind) * STRIDE;
-            s[i + COUNT]++;
-            s[i + BYTES] += n;
-            if (t0 != 0)
+            wait(i, w);
+            if (g >= 0)
             {
-                timed(s, i, scaled, d);
+                wait(g, w);
             }
         }
-        if (algorithm != null || COLLECTIVE[kind])
+        lastNs = w;
+        if (timed)
+        {
+            final long d = Math.max(0, System.nanoTime() - start - clockNs);
+            // The call's time outside its measured waits stands for `weight` calls; beyond 100 µs and
+            // 1 ns a byte it was something else (the thread preempted, a segment made), counted once.
+            final long weight = c < firstTimed ? 1 : sample;
+            final long f = Math.max(0, d - w);
+            final long cap = OUTLIER_NS + n;
+            final long scaled = weight == 1 ? f : Math.min(f, cap) * weight + Math.max(0, f - cap);
+            lastNs = w + scaled;
+            timed(s, i, scaled, d);
+            if (g >= 0)
+            {
+                timed(s, g, scaled, d);
+            }
+        }
+        if (COLLECTIVE[kind])
         {
             algorithms[kind * Algorithm.values().length + (algorithm == null ? Algorithm.P2P : algorithm).ordinal()]++;
             algorithm = null;
         }
         if (sites)
         {
-            site(kind, lastNs(), n);
+            site(kind, lastNs, n);
+        }
+    }
+
+    private void wait(final int i, final long ns)
+    {
+        final long[] s = stats;
+        s[i + WAIT] += ns;
+        if (ns > s[i + MAX])
+        {
+            s[i + MAX] = ns;
         }
     }
 
@@ -267,16 +319,7 @@ final class Recorder
     /** The progress engine: a wait of this thread that idled lasted {@code ns}, on world rank {@code peer}. */
     void waited(final int peer, final long ns)
     {
-        callWait += ns;
-        final int k = current;
-        if (k >= 0)
-        {
-            wait(k * STRIDE, ns);
-            if (region != 0)
-            {
-                wait((region * KINDS + k) * STRIDE, ns);
-            }
-        }
+        pendingWait += ns;
         if (peer >= 0 && peer < blockedNs.length)
         {
             blockedNs[peer] += ns;
@@ -286,16 +329,6 @@ final class Recorder
         {
             blockedOtherNs += ns;
             blockedOtherWaits++;
-        }
-    }
-
-    private void wait(final int i, final long ns)
-    {
-        final long[] s = stats;
-        s[i + WAIT] += ns;
-        if (ns > s[i + MAX])
-        {
-            s[i + MAX] = ns;
         }
     }
 

@@ -18,6 +18,8 @@ public final class HtmlReport
     private static final int VALUES_UP_TO = 16;
     /** Up to this many ranks, every rank has its own labelled bar. */
     private static final int LABELLED_BARS_UP_TO = 64;
+    /** Calls shown per rank in the per-rank table. */
+    private static final int CALLS_PER_RANK = 5;
     private static final int SITES_SHOWN = 50;
     /** The palette's darkest colour (the most bytes): a dark blue; zero is white. */
     private static final int[] DARK = {8, 48, 107};
@@ -187,6 +189,7 @@ public final class HtmlReport
             }
             h.append("</table>\n");
         }
+        callsPerRank();
         h.append("<h3>Ranks</h3>\n<table id=\"ranks\">\n<tr><th class=\"num\">rank</th><th>host</th>")
             .append("<th class=\"num\">pid</th><th class=\"num\">wall time</th><th class=\"num\">MPI time</th>")
             .append("<th class=\"num\">MPI share</th><th>state</th></tr>\n");
@@ -224,6 +227,57 @@ public final class HtmlReport
             }
         }
         h.append("</section>\n");
+    }
+
+    /** mpiP's table per rank: each rank's calls of most time (calls.csv and report.json have every one). */
+    private void callsPerRank()
+    {
+        final java.util.TreeMap<Integer, List<Object[]>> byRank = new java.util.TreeMap<>();
+        for (final JobReport.CallRow c : r.calls)
+        {
+            for (final JobReport.PerRank p : c.perRank())
+            {
+                byRank.computeIfAbsent(p.rank(), k -> new ArrayList<>()).add(new Object[] {c.kind(), p});
+            }
+        }
+        if (byRank.isEmpty())
+        {
+            return;
+        }
+        h.append("<h3>Calls per rank (the ").append(CALLS_PER_RANK).append(" of most time of each rank)</h3>\n")
+            .append("<table id=\"calls-per-rank\">\n<tr><th class=\"num\">rank</th><th>call</th>")
+            .append("<th class=\"num\">count</th><th class=\"num\">mean time</th><th class=\"num\">max time</th>")
+            .append("<th class=\"num\">total time</th><th class=\"num\">% of the rank's MPI time</th>")
+            .append("<th class=\"num\">bytes</th></tr>\n");
+        for (final Map.Entry<Integer, List<Object[]>> e : byRank.entrySet())
+        {
+            final List<Object[]> rows = e.getValue();
+            rows.sort((a, b) -> Long.compare(((JobReport.PerRank) b[1]).timeNs(), ((JobReport.PerRank) a[1]).timeNs()));
+            long rankMpi = 0;
+            for (final Object[] x : rows)
+            {
+                rankMpi += ((JobReport.PerRank) x[1]).timeNs();
+            }
+            for (final Object[] x : rows.subList(0, Math.min(CALLS_PER_RANK, rows.size())))
+            {
+                final CallKind k = (CallKind) x[0];
+                final JobReport.PerRank p = (JobReport.PerRank) x[1];
+                final String call = esc(k.callName());
+                final long mean = p.count() == 0 ? 0 : Math.round((double) p.timeNs() / p.count());
+                h.append("<tr data-rank=\"").append(p.rank()).append("\" data-call=\"").append(call)
+                    .append("\"><td class=\"num\">").append(p.rank()).append("</td><td>").append(call).append("</td>");
+                h.append("<td class=\"num\" data-rank=\"").append(p.rank()).append("\" data-call=\"").append(call)
+                    .append("\" data-count=\"").append(p.count()).append("\">").append(Units.count(p.count()))
+                    .append("</td>");
+                num(Units.time(mean), "mean-ns", mean);
+                num(Units.time(p.maxNs()), "max-ns", p.maxNs());
+                num(Units.time(p.timeNs()), "time-ns", p.timeNs());
+                num(rankMpi == 0 ? "-" : Units.percent((double) p.timeNs() / rankMpi), null, 0);
+                num(Units.bytes(p.bytes()), "bytes", p.bytes());
+                h.append("</tr>\n");
+            }
+        }
+        h.append("</table>\n");
     }
 
     private void matrices()

@@ -25,7 +25,7 @@ public final class SizeBuckets
             return 0;
         }
         final int log2 = 63 - Long.numberOfLeadingZeros(bytes);
-        return Math.min(COUNT - 1, (log2 - 6) / 2 + 1);
+        return Math.min(COUNT - 1, ((log2 - 6) >> 1) + 1);
     }
 
     /** The lower bound of bucket {@code b}, in bytes. */

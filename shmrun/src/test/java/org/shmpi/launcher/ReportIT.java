@@ -254,6 +254,11 @@ class ReportIT
         assertTrue(collCell.contains("data-bytes=\"3320\"") && collCell.contains("data-messages=\"8\""), collCell);
         assertTrue(dom.contains("data-call=\"send\" data-count=\"30\">30</td>"), "send calls in the table");
         assertTrue(dom.contains("data-call=\"allReduce\" data-count=\"20\">20</td>"), "allReduce calls");
+        for (int r = 0; r < 4; r++)
+        {
+            assertTrue(dom.contains("<td class=\"num\" data-rank=\"" + r + "\" data-call=\""), "rank " + r +
+                " in the table of calls per rank");
+        }
         assertTrue(Files.size(page.screenshot()) > 10_000, "a screenshot");
     }
 
