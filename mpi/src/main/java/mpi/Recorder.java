@@ -80,8 +80,10 @@ final class Recorder
     final Map<String, RankRecord.WindowStats> windows = new ConcurrentHashMap<>();
     final Map<String, long[]> callSites = new ConcurrentHashMap<>();
 
-    /** Waits measured since the last call ended: the progress engine's, during the call in progress. */
+    /** Waits measured in the call in progress (the progress engine's). */
     private long pendingWait;
+    /** The kind of the call in progress (its waits are charged to it as they end). */
+    private int current;
     /** The start of the call in progress, when it is timed. */
     private long start;
     /** The time of the call that ended last through the slow path. */
@@ -132,6 +134,8 @@ final class Recorder
     /** A call of {@code kind} starts on this thread: the clock is read if the call is to be timed. */
     void begin(final int kind)
     {
+        current = kind;
+        pendingWait = 0;
         if (isTimed(stats[kind * STRIDE]))
         {
             start = System.nanoTime();
@@ -152,6 +156,8 @@ final class Recorder
     /** A call of {@code kind} starts that is timed whatever the sampling (window locks; see {@link #endObserved}). */
     void beginTimed(final int kind)
     {
+        current = kind;
+        pendingWait = 0;
         start = System.nanoTime();
     }
 
@@ -162,7 +168,7 @@ final class Recorder
         final int i = kind * STRIDE;
         final long c = s[i + COUNT];
         s[i + COUNT] = c + 1;
-        if ((pendingWait | region) != 0 || isTimed(c))
+        if (region != 0 || isTimed(c))
         {
             slow(kind, 0, isTimed(c), c);
         }
@@ -196,7 +202,7 @@ final class Recorder
         s[i + COUNT] = c + 1;
         s[i + BYTES] += n;
         sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
-        if ((pendingWait | region) != 0 || isTimed(c))
+        if (region != 0 || isTimed(c))
         {
             slow(kind, n, isTimed(c), c);
         }
@@ -230,7 +236,6 @@ final class Recorder
     private void slow(final int kind, final long n, final boolean timed, final long c)
     {
         final long w = pendingWait;
-        pendingWait = 0;
         final long[] s = stats;
         final int i = kind * STRIDE;
         final int g = region == 0 ? -1 : (region * KINDS + kind) * STRIDE;
@@ -238,14 +243,6 @@ final class Recorder
         {
             s[g + COUNT]++;
             s[g + BYTES] += n;
-        }
-        if (w != 0)
-        {
-            wait(i, w);
-            if (g >= 0)
-            {
-                wait(g, w);
-            }
         }
         lastNs = w;
         if (timed)
@@ -320,6 +317,13 @@ final class Recorder
     void waited(final int peer, final long ns)
     {
         pendingWait += ns;
+        // Charged to the call in progress now, so that its end needs no test for waits.
+        final int k = current;
+        wait(k * STRIDE, ns);
+        if (region != 0)
+        {
+            wait((region * KINDS + k) * STRIDE, ns);
+        }
         if (peer >= 0 && peer < blockedNs.length)
         {
             blockedNs[peer] += ns;
