@@ -150,7 +150,16 @@ final class Recorder
      */
     private boolean isTimed(final long c)
     {
-        return c < firstTimed || (c * GOLDEN) >>> sampleShift == 0;
+        // Without branches: the two tests are 0 or 1 each, and the one branch on their sum is taken
+        // both early (the first calls) and later (the samples), so the compiler keeps it (a branch
+        // it saw one way only becomes a trap that throws the caller's compiled code away).
+        return (first(c) | (((c * GOLDEN) >>> sampleShift) - 1) >>> 63) != 0;
+    }
+
+    /** 1 while {@code c} is below {@link #firstTimed}, else 0 (no branch). */
+    private long first(final long c)
+    {
+        return (c - firstTimed) >>> 63;
     }
 
     /** A call of {@code kind} starts that is timed whatever the sampling (window locks; see {@link #endObserved}). */
@@ -250,10 +259,11 @@ final class Recorder
             final long d = Math.max(0, System.nanoTime() - start - clockNs);
             // The call's time outside its measured waits stands for `weight` calls; beyond 100 µs and
             // 1 ns a byte it was something else (the thread preempted, a segment made), counted once.
-            final long weight = c < firstTimed ? 1 : sample;
+            final long weight = sample - (sample - 1) * first(c);
             final long f = Math.max(0, d - w);
             final long cap = OUTLIER_NS + n;
-            final long scaled = weight == 1 ? f : Math.min(f, cap) * weight + Math.max(0, f - cap);
+            // With weight 1 this is f.
+            final long scaled = Math.min(f, cap) * weight + Math.max(0, f - cap);
             lastNs = w + scaled;
             timed(s, i, scaled, d);
             if (g >= 0)

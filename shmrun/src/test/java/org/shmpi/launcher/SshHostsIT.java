@@ -264,6 +264,9 @@ class SshHostsIT
     @Test
     void mpirunStartsTheRanksThroughPmix() throws Exception
     {
+        final CommandOutcome mpirun = start(List.of(SSH_HOSTS.toString(), "mpirun"), Map.of()).finish(600);
+        assumeTrue(mpirun.exit != 77, () -> mpirun.skipLine("ssh-hosts"));
+        assertEquals(0, mpirun.exit, mpirun::toString);
         final String flags = start(List.of(ShmrunHarness.SHMRUN.toString(), "--print-jvm-flags"), Map.of())
             .finish(SSH_TIMEOUT_SECONDS).out.trim();
         final List<String> cmd = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--host", "node1:2,node2:2",
