@@ -55,6 +55,23 @@ public final class Processes
         return !isZombie(pid);
     }
 
+    /** Whether {@code /proc/<pid>/stat} shows the process stopped (state T or t: SIGSTOP, a tracer). */
+    public static boolean isStopped(final long pid)
+    {
+        try
+        {
+            final String stat = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "stat")),
+                StandardCharsets.US_ASCII);
+            final int close = stat.lastIndexOf(')');
+            return close >= 0 && close + 2 < stat.length() &&
+                (stat.charAt(close + 2) == 'T' || stat.charAt(close + 2) == 't');
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+
     /**
      * Whether {@code /proc/<pid>/stat} shows state Z (or the process is gone); false when the
      * file exists but cannot be read now.

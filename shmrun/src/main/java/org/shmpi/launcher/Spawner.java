@@ -19,6 +19,7 @@ import org.shmpi.shm.AbortKind;
 import org.shmpi.shm.ErrorClass;
 import org.shmpi.shm.JobDirectory;
 import org.shmpi.shm.JobFile;
+import org.shmpi.shm.Processes;
 import org.shmpi.shm.RankProcess;
 import org.shmpi.shm.RankState;
 import org.shmpi.shm.ShmpiConfig;
@@ -70,6 +71,8 @@ final class Spawner
         final List<Process> processes = new ArrayList<>();
         final String[] what;
         boolean[] exited;
+        /** When each process was first seen stopped (SIGSTOP) before it had a heartbeat; 0: not. */
+        long[] stoppedSince;
         int state = STARTING;
         long deadlineNs;
 
@@ -244,6 +247,7 @@ final class Spawner
         }
         children.add(c);
         c.exited = new boolean[total];
+        c.stoppedSince = new long[total];
         c.deadlineNs = System.nanoTime() + (config.connectTimeoutMs() + 30_000L) * 1_000_000L;
         int rank = 0;
         for (int a = 0; a < apps; a++)
@@ -417,15 +421,41 @@ final class Spawner
         for (int r = 0; r < c.processes.size(); r++)
         {
             final int state = c.job.state(r);
-            final long silentNs = now - c.job.heartbeat(r);
-            if (c.exited[r] || (state != RankState.STARTED && state != RankState.INITIALIZED) || silentNs <= timeoutNs)
-            {
-                continue;
-            }
             final Process p = c.processes.get(r);
-            final String message = "spawned rank " + r + " of spawn " + c.id + " (pid " + p.pid() + ") is " +
-                "unresponsive: no heartbeat for " + silentNs / 1_000_000 + " ms (stopped, e.g. by SIGSTOP, or " +
-                "starved of CPU; shmpi.rank.timeout.ms=" + config.rankTimeoutMs() + ")";
+            final boolean started = state == RankState.STARTED || state == RankState.INITIALIZED;
+            final String message;
+            if (!c.exited[r] && !started)
+            {
+                // Not attached yet, so no heartbeat to miss: a process stopped before it got there
+                // is seen in /proc (state T) and counts as unresponsive after the same time.
+                if (!Processes.isStopped(p.pid()))
+                {
+                    c.stoppedSince[r] = 0;
+                    continue;
+                }
+                if (c.stoppedSince[r] == 0)
+                {
+                    c.stoppedSince[r] = now;
+                }
+                if (now - c.stoppedSince[r] <= timeoutNs)
+                {
+                    continue;
+                }
+                message = "spawned rank " + r + " of spawn " + c.id + " (pid " + p.pid() + ") is unresponsive: " +
+                    "stopped (e.g. by SIGSTOP) for " + (now - c.stoppedSince[r]) / 1_000_000 + " ms before it " +
+                    "started MPI (shmpi.rank.timeout.ms=" + config.rankTimeoutMs() + ")";
+            }
+            else
+            {
+                final long silentNs = now - c.job.heartbeat(r);
+                if (c.exited[r] || !started || silentNs <= timeoutNs)
+                {
+                    continue;
+                }
+                message = "spawned rank " + r + " of spawn " + c.id + " (pid " + p.pid() + ") is " +
+                    "unresponsive: no heartbeat for " + silentNs / 1_000_000 + " ms (stopped, e.g. by SIGSTOP, or " +
+                    "starved of CPU; shmpi.rank.timeout.ms=" + config.rankTimeoutMs() + ")";
+            }
             if (c.state == STARTING)
             {
                 end(c, ErrorClass.ERR_SPAWN, message);
