@@ -186,12 +186,7 @@ final class Recorder
     /** A collective call of {@code kind} that moved {@code n} bytes ends (its algorithm is counted). */
     void endCollective(final int kind, final long n)
     {
-        final long[] s = stats;
-        final int i = kind * STRIDE;
-        final long c = s[i + COUNT];
-        s[i + COUNT] = c + 1;
-        s[i + BYTES] += n;
-        sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
+        final long c = counted(kind, n);
         slow(kind, n, isTimed(c), c);
     }
 
@@ -205,16 +200,23 @@ final class Recorder
     /** The call of {@code kind} that moved {@code n} bytes ends. */
     void end(final int kind, final long n)
     {
+        final long c = counted(kind, n);
+        if (region != 0 || isTimed(c))
+        {
+            slow(kind, n, isTimed(c), c);
+        }
+    }
+
+    /** Counts a call of {@code kind} that moved {@code n} bytes, its size bucket too; returns its index. */
+    private long counted(final int kind, final long n)
+    {
         final long[] s = stats;
         final int i = kind * STRIDE;
         final long c = s[i + COUNT];
         s[i + COUNT] = c + 1;
         s[i + BYTES] += n;
         sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
-        if (region != 0 || isTimed(c))
-        {
-            slow(kind, n, isTimed(c), c);
-        }
+        return c;
     }
 
     /**
@@ -224,15 +226,9 @@ final class Recorder
      */
     void endObserved(final int kind, final long n, final boolean forced)
     {
-        final long[] s = stats;
-        final int i = kind * STRIDE;
-        final long c = s[i + COUNT];
-        s[i + COUNT] = c + 1;
-        s[i + BYTES] += n;
-        if (n > 0 || kind == Calls.WIN_GET || kind == Calls.WIN_PUT)
-        {
-            sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
-        }
+        // Calls that move no data (open, fence, lock) have no size.
+        final long c = n > 0 || kind == Calls.WIN_GET || kind == Calls.WIN_PUT ? counted(kind, n) :
+            stats[kind * STRIDE + COUNT]++;
         slow(kind, n, forced || isTimed(c), forced ? 0 : c);
     }
 
