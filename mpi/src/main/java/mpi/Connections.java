@@ -31,7 +31,7 @@ final class Connections
     }
 
     /** A communicator with {@code ids} among its processes now exists. */
-    static void add(final int[] ids)
+    static synchronized void add(final int[] ids)
     {
         final ForeignPeers fp = MPI.context().foreignPeers();
         for (final int id : ids)
@@ -61,7 +61,7 @@ final class Connections
     }
 
     /** The communicator with {@code ids} among its processes was disconnected. */
-    static void remove(final int[] ids)
+    static synchronized void remove(final int[] ids)
     {
         for (final int id : ids)
         {
@@ -81,8 +81,12 @@ final class Connections
         }
     }
 
-    /** For the watchdog: why the job must end (a connected process died without finalizing), or null. */
-    static String check()
+    /**
+     * For the watchdog: why the job must end (a connected process died without finalizing), or null.
+     * Synchronized with {@link #remove} and {@link #stop}, which unmap the job files it reads (a
+     * disconnect on the main thread unmapped one under it: SIGSEGV, 1 in 200 spawns).
+     */
+    static synchronized String check()
     {
         for (final Map.Entry<Integer, Watched> e : PEERS.entrySet())
         {
@@ -110,7 +114,7 @@ final class Connections
     }
 
     /** At Finalize: forgets everything and unmaps the job files. */
-    static void stop()
+    static synchronized void stop()
     {
         COUNTS.clear();
         PEERS.clear();
