@@ -96,7 +96,7 @@ public final class File
         this.view = new FileView(0, MPI.BYTE, MPI.BYTE, "native");
         if (r != null)
         {
-            r.endObserved(Calls.FILE_OPEN, 0, false);
+            r.endObserved(Calls.FILE_OPEN, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -145,7 +145,7 @@ public final class File
         close0();
         if (r != null)
         {
-            r.endObserved(Calls.FILE_CLOSE, 0, false);
+            r.endObserved(Calls.FILE_CLOSE, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -214,7 +214,7 @@ public final class File
         setSize0(size);
         if (r != null)
         {
-            r.endObserved(Calls.FILE_SET_SIZE, 0, false);
+            r.endObserved(Calls.FILE_SET_SIZE, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -231,7 +231,7 @@ public final class File
         preallocate0(size);
         if (r != null)
         {
-            r.endObserved(Calls.FILE_PREALLOCATE, 0, false);
+            r.endObserved(Calls.FILE_PREALLOCATE, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -296,7 +296,7 @@ public final class File
         setView0(disp, etype, filetype, datarep);
         if (r != null)
         {
-            r.endObserved(Calls.FILE_SET_VIEW, 0, false);
+            r.endObserved(Calls.FILE_SET_VIEW, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -318,7 +318,7 @@ public final class File
         setView0(disp, etype, filetype, datarep, info);
         if (r != null)
         {
-            r.endObserved(Calls.FILE_SET_VIEW, 0, false);
+            r.endObserved(Calls.FILE_SET_VIEW, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -481,7 +481,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_AT, n, false);
+            r.endObserved(Calls.FILE_READ_AT, n);
             Profile.file(r, this, 0, n, true);
         }
         return result;
@@ -495,7 +495,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_AT_ALL, n, false);
+            r.endObserved(Calls.FILE_READ_AT_ALL, n);
             Profile.file(r, this, 2, n, true);
         }
         return result;
@@ -509,7 +509,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_AT, n, false);
+            r.endObserved(Calls.FILE_WRITE_AT, n);
             Profile.file(r, this, 1, n, false);
         }
         return result;
@@ -523,7 +523,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_AT_ALL, n, false);
+            r.endObserved(Calls.FILE_WRITE_AT_ALL, n);
             Profile.file(r, this, 3, n, false);
         }
         return result;
@@ -537,7 +537,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_AT, n, false);
+            r.endObserved(Calls.FILE_I_READ_AT, n);
             Profile.file(r, this, 0, n, true);
         }
         return result;
@@ -551,7 +551,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_AT_ALL, n, false);
+            r.endObserved(Calls.FILE_I_READ_AT_ALL, n);
             Profile.file(r, this, 2, n, true);
         }
         return result;
@@ -565,7 +565,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_AT, n, false);
+            r.endObserved(Calls.FILE_I_WRITE_AT, n);
             Profile.file(r, this, 1, n, false);
         }
         return result;
@@ -579,7 +579,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_AT_ALL, n, false);
+            r.endObserved(Calls.FILE_I_WRITE_AT_ALL, n);
             Profile.file(r, this, 3, n, false);
         }
         return result;
@@ -593,7 +593,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ, n, false);
+            r.endObserved(Calls.FILE_READ, n);
             Profile.file(r, this, 0, n, true);
         }
         return result;
@@ -607,7 +607,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_ALL, n, false);
+            r.endObserved(Calls.FILE_READ_ALL, n);
             Profile.file(r, this, 2, n, true);
         }
         return result;
@@ -621,7 +621,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE, n, false);
+            r.endObserved(Calls.FILE_WRITE, n);
             Profile.file(r, this, 1, n, false);
         }
         return result;
@@ -635,7 +635,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_ALL, n, false);
+            r.endObserved(Calls.FILE_WRITE_ALL, n);
             Profile.file(r, this, 3, n, false);
         }
         return result;
@@ -649,7 +649,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ, n, false);
+            r.endObserved(Calls.FILE_I_READ, n);
             Profile.file(r, this, 0, n, true);
         }
         return result;
@@ -663,7 +663,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_ALL, n, false);
+            r.endObserved(Calls.FILE_I_READ_ALL, n);
             Profile.file(r, this, 2, n, true);
         }
         return result;
@@ -677,7 +677,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE, n, false);
+            r.endObserved(Calls.FILE_I_WRITE, n);
             Profile.file(r, this, 1, n, false);
         }
         return result;
@@ -691,7 +691,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_ALL, n, false);
+            r.endObserved(Calls.FILE_I_WRITE_ALL, n);
             Profile.file(r, this, 3, n, false);
         }
         return result;
@@ -706,7 +706,7 @@ public final class File
         seek0(offset, whence);
         if (r != null)
         {
-            r.endObserved(Calls.FILE_SEEK, 0, false);
+            r.endObserved(Calls.FILE_SEEK, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -730,7 +730,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_SHARED, n, false);
+            r.endObserved(Calls.FILE_READ_SHARED, n);
             Profile.file(r, this, 4, n, true);
         }
         return result;
@@ -744,7 +744,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_SHARED, n, false);
+            r.endObserved(Calls.FILE_WRITE_SHARED, n);
             Profile.file(r, this, 5, n, false);
         }
         return result;
@@ -758,7 +758,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_SHARED, n, false);
+            r.endObserved(Calls.FILE_I_READ_SHARED, n);
             Profile.file(r, this, 4, n, true);
         }
         return result;
@@ -772,7 +772,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_SHARED, n, false);
+            r.endObserved(Calls.FILE_I_WRITE_SHARED, n);
             Profile.file(r, this, 5, n, false);
         }
         return result;
@@ -786,7 +786,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_ORDERED, n, false);
+            r.endObserved(Calls.FILE_READ_ORDERED, n);
             Profile.file(r, this, 4, n, true);
         }
         return result;
@@ -800,7 +800,7 @@ public final class File
         if (r != null)
         {
             final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_ORDERED, n, false);
+            r.endObserved(Calls.FILE_WRITE_ORDERED, n);
             Profile.file(r, this, 5, n, false);
         }
         return result;
@@ -813,7 +813,7 @@ public final class File
         seekShared0(offset, whence);
         if (r != null)
         {
-            r.endObserved(Calls.FILE_SEEK_SHARED, 0, false);
+            r.endObserved(Calls.FILE_SEEK_SHARED, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }
@@ -868,7 +868,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_READ_AT_ALL_BEGIN, n, false);
+            r.endObserved(Calls.FILE_READ_AT_ALL_BEGIN, n);
             Profile.file(r, this, 2, n, true);
         }
     }
@@ -880,7 +880,7 @@ public final class File
         final Status result = end("readAtAllEnd", "readAtAllBegin");
         if (r != null)
         {
-            r.endObserved(Calls.FILE_READ_AT_ALL_END, 0, false);
+            r.endObserved(Calls.FILE_READ_AT_ALL_END, 0);
             Profile.file(r, this, -1, 0, false);
         }
         return result;
@@ -894,7 +894,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_WRITE_AT_ALL_BEGIN, n, false);
+            r.endObserved(Calls.FILE_WRITE_AT_ALL_BEGIN, n);
             Profile.file(r, this, 3, n, false);
         }
     }
@@ -906,7 +906,7 @@ public final class File
         final Status result = end("writeAtAllEnd", "writeAtAllBegin");
         if (r != null)
         {
-            r.endObserved(Calls.FILE_WRITE_AT_ALL_END, 0, false);
+            r.endObserved(Calls.FILE_WRITE_AT_ALL_END, 0);
             Profile.file(r, this, -1, 0, false);
         }
         return result;
@@ -920,7 +920,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_READ_ALL_BEGIN, n, false);
+            r.endObserved(Calls.FILE_READ_ALL_BEGIN, n);
             Profile.file(r, this, 2, n, true);
         }
     }
@@ -932,7 +932,7 @@ public final class File
         final Status result = end("readAllEnd", "readAllBegin");
         if (r != null)
         {
-            r.endObserved(Calls.FILE_READ_ALL_END, 0, false);
+            r.endObserved(Calls.FILE_READ_ALL_END, 0);
             Profile.file(r, this, -1, 0, false);
         }
         return result;
@@ -946,7 +946,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_WRITE_ALL_BEGIN, n, false);
+            r.endObserved(Calls.FILE_WRITE_ALL_BEGIN, n);
             Profile.file(r, this, 3, n, false);
         }
     }
@@ -958,7 +958,7 @@ public final class File
         final Status result = end("writeAllEnd", "writeAllBegin");
         if (r != null)
         {
-            r.endObserved(Calls.FILE_WRITE_ALL_END, 0, false);
+            r.endObserved(Calls.FILE_WRITE_ALL_END, 0);
             Profile.file(r, this, -1, 0, false);
         }
         return result;
@@ -972,7 +972,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_READ_ORDERED_BEGIN, n, false);
+            r.endObserved(Calls.FILE_READ_ORDERED_BEGIN, n);
             Profile.file(r, this, 4, n, true);
         }
     }
@@ -984,7 +984,7 @@ public final class File
         final Status result = end("readOrderedEnd", "readOrderedBegin");
         if (r != null)
         {
-            r.endObserved(Calls.FILE_READ_ORDERED_END, 0, false);
+            r.endObserved(Calls.FILE_READ_ORDERED_END, 0);
             Profile.file(r, this, -1, 0, false);
         }
         return result;
@@ -998,7 +998,7 @@ public final class File
         if (r != null)
         {
             final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_WRITE_ORDERED_BEGIN, n, false);
+            r.endObserved(Calls.FILE_WRITE_ORDERED_BEGIN, n);
             Profile.file(r, this, 5, n, false);
         }
     }
@@ -1010,7 +1010,7 @@ public final class File
         final Status result = end("writeOrderedEnd", "writeOrderedBegin");
         if (r != null)
         {
-            r.endObserved(Calls.FILE_WRITE_ORDERED_END, 0, false);
+            r.endObserved(Calls.FILE_WRITE_ORDERED_END, 0);
             Profile.file(r, this, -1, 0, false);
         }
         return result;
@@ -1038,7 +1038,7 @@ public final class File
         sync0();
         if (r != null)
         {
-            r.endObserved(Calls.FILE_SYNC, 0, false);
+            r.endObserved(Calls.FILE_SYNC, 0);
             Profile.file(r, this, -1, 0, false);
         }
     }

@@ -2,6 +2,9 @@ package mpi;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,6 +42,8 @@ final class Profile
     static final boolean ON = dir() != null;
 
     private static Recorder main;
+    /** {@link #main} while it records (null before Init and while paused): the call path reads only this. */
+    private static Recorder active;
     private static Thread mainThread;
     private static final ThreadLocal<Recorder> OTHERS = new ThreadLocal<>();
     private static final List<Recorder> ALL = new CopyOnWriteArrayList<>();
@@ -61,6 +66,10 @@ final class Profile
     private static RecordFile out;
     private static int world;
     private static final Object FLUSH = new Object();
+    /** The flush's record of names (reused). */
+    private static RankRecord record;
+    /** The flush's copy of the recorders' counters (reused). */
+    private static ByteBuffer counters = ByteBuffer.allocate(0);
 
     private Profile()
     {
@@ -118,6 +127,7 @@ final class Profile
         main = new Recorder(p.worldSize(), sample, sites, 1);
         ALL.add(main);
         mainThread = Thread.currentThread();
+        active = main;
         e.progress().report(Profile::waited);
         p.everyHeartbeat(Profile::maybeFlush);
         p.beforeHalt(() -> flush(false));
@@ -187,6 +197,12 @@ final class Profile
         if (!ON)
         {
             return null;
+        }
+        final Recorder a = active;
+        if (a != null && a.owner == Thread.currentThread())
+        {
+            a.begin(kind);
+            return a;
         }
         final Recorder r = current();
         if (r != null)
@@ -401,9 +417,11 @@ final class Profile
             if (level == 0)
             {
                 enabled = false;
+                active = null;
                 return;
             }
             enabled = true;
+            active = main;
             final String name = obj == null ? null : obj.toString();
             if (name == null || name.isEmpty())
             {
@@ -472,7 +490,15 @@ final class Profile
         {
             final long now = System.nanoTime();
             lastFlush = now;
-            final RankRecord rec = new RankRecord();
+            // One record, reused: a flush allocates and formats little (it runs on the rank's core).
+            if (record == null)
+            {
+                record = new RankRecord();
+            }
+            final RankRecord rec = record;
+            rec.files.clear();
+            rec.windows.clear();
+            rec.sites.clear();
             rec.world = world;
             rec.rank = process.rank();
             rec.size = process.worldSize();
@@ -482,12 +508,10 @@ final class Profile
             rec.wallNs = now - startNs;
             rec.finalized = finalized;
             rec.sampleEvery = sample;
-            rec.peers(rec.size);
-            for (int g = 1; g < REGIONS.size(); g++)
+            for (int g = rec.regions.size(); g < REGIONS.size(); g++)
             {
                 rec.regions.add(REGIONS.get(g));
                 rec.regionWallNs.add(0L);
-                rec.addRegionArrays();
             }
             rec.regionWallNs.set(0, rec.wallNs);
             for (int g = 1; g < REGIONS.size() && g < regionWall.length; g++)
@@ -495,10 +519,22 @@ final class Profile
                 final long open = main != null && main.region == g ? now - regionSince : 0;
                 rec.regionWallNs.set(g, regionWall[g] + open);
             }
+            int need = 0;
             for (final Recorder r : ALL)
             {
-                r.addTo(rec);
+                r.addNamed(rec);
+                need += r.counterBytes();
             }
+            if (counters.capacity() < need)
+            {
+                counters = ByteBuffer.allocate(need + need / 2).order(ByteOrder.LITTLE_ENDIAN);
+            }
+            counters.clear();
+            for (final Recorder r : ALL)
+            {
+                r.putCounters(counters);
+            }
+            counters.flip();
             final long[] idle = context.progress().idleCounts();
             rec.spins = idle[0];
             rec.yields = idle[1];
@@ -506,7 +542,7 @@ final class Profile
             rec.wakeups = WakeWord.wakeupsSent();
             try
             {
-                out.write(rec.text());
+                out.write(rec.namesText().getBytes(StandardCharsets.UTF_8), counters);
             }
             catch (final IOException | RuntimeException ex)
             {

@@ -1,10 +1,12 @@
 package mpi;
 
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.shmpi.report.Algorithm;
 import org.shmpi.report.CallKind;
+import org.shmpi.report.Counters;
 import org.shmpi.report.Family;
 import org.shmpi.report.RankRecord;
 import org.shmpi.report.SizeBuckets;
@@ -27,7 +29,6 @@ final class Recorder
 {
     /** The first calls of every kind are all timed, so rare calls get exact times. */
     static final int FIRST_TIMED = 16;
-    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     /** A timed call longer than this (plus 1 ns a byte) outside its waits is not scaled beyond it. */
     static final long OUTLIER_NS = 100_000;
 
@@ -36,13 +37,17 @@ final class Recorder
     private static final CallKind[] KIND = CallKind.values();
 
     /** Longs per kind in {@link #stats}: one cache line. */
-    static final int STRIDE = 8;
-    private static final int COUNT = 0;
-    private static final int BYTES = 1;
-    private static final int WAIT = 2;
-    private static final int SAMPLED = 3;
-    private static final int SAMPLED_NS = 4;
-    private static final int MAX = 5;
+    static final int STRIDE = Counters.STRIDE;
+    private static final int COUNT = Counters.COUNT;
+    private static final int BYTES = Counters.BYTES;
+    private static final int WAIT = Counters.WAIT;
+    private static final int SAMPLED = Counters.SAMPLED;
+    private static final int SAMPLED_NS = Counters.SAMPLED_NS;
+    private static final int MAX = Counters.MAX;
+    /** Calls of the kind still to come before the next timed one (negative: time the next). */
+    private static final int NEXT = 6;
+    /** The calls the next timed call of the kind stands for. */
+    private static final int WEIGHT = 7;
     private static final boolean[] COLLECTIVE = new boolean[KINDS];
 
     static
@@ -53,11 +58,12 @@ final class Recorder
         }
     }
 
-    private final int sampleShift;
     /** Calls of a kind timed before sampling starts ({@code Long.MAX_VALUE}: every call is timed). */
     private final long firstTimed;
     private final boolean sites;
     private final int sample;
+    /** The thread that records here (the one that made it). */
+    final Thread owner = Thread.currentThread();
 
     /**
      * Per region and kind ({@code (region * KINDS + kind) * STRIDE}): count, bytes, measured waits,
@@ -74,6 +80,8 @@ final class Recorder
     final long[] collBytes;
     final long[] blockedNs;
     final long[] blockedWaits;
+    /** The per-peer arrays in {@link Counters}' order. */
+    private final long[][] peers;
     long blockedOtherNs;
     long blockedOtherWaits;
     final Map<String, RankRecord.FileStats> files = new ConcurrentHashMap<>();
@@ -84,8 +92,14 @@ final class Recorder
     private long pendingWait;
     /** The kind of the call in progress (its waits are charged to it as they end). */
     private int current;
+    /** Whether the call in progress is timed. */
+    private boolean timing;
     /** The start of the call in progress, when it is timed. */
     private long start;
+    /** The calls the timed call in progress stands for. */
+    private long weight;
+    /** The sampling's random state (xorshift). */
+    private long random = 0x9E3779B97F4A7C15L;
     /** The time of the call that ended last through the slow path. */
     private long lastNs;
     /** What one clock reading costs (subtracted from every timed call); measured at Init. */
@@ -99,7 +113,6 @@ final class Recorder
     {
         final boolean timeAll = sample <= 1 || sites;
         this.firstTimed = timeAll ? Long.MAX_VALUE : FIRST_TIMED;
-        this.sampleShift = 64 - Integer.numberOfTrailingZeros(Math.max(2, sample));
         this.sites = sites;
         this.sample = Math.max(1, sample);
         p2pMessages = new long[worldSize];
@@ -108,6 +121,7 @@ final class Recorder
         collBytes = new long[worldSize];
         blockedNs = new long[worldSize];
         blockedWaits = new long[worldSize];
+        peers = new long[][] {p2pMessages, p2pBytes, collMessages, collBytes, blockedNs, blockedWaits};
         regions(regions);
     }
 
@@ -118,6 +132,13 @@ final class Recorder
         if (stats != null)
         {
             System.arraycopy(stats, 0, b, 0, Math.min(stats.length, b.length));
+        }
+        else
+        {
+            for (int k = 0; k < KINDS; k++)
+            {
+                b[k * STRIDE + WEIGHT] = 1;
+            }
         }
         stats = b;
     }
@@ -131,35 +152,50 @@ final class Recorder
     // ------------------------------------------------------------------------------------------
     // The call path
 
-    /** A call of {@code kind} starts on this thread: the clock is read if the call is to be timed. */
+    /**
+     * A call of {@code kind} starts on this thread. Its kind's countdown decides whether it is
+     * timed: 0 for the first calls of a kind (all timed), then a random interval of mean
+     * {@code sample}, so that no loop period aliases with the samples.
+     */
     void begin(final int kind)
     {
         current = kind;
         pendingWait = 0;
-        if (isTimed(stats[kind * STRIDE]))
+        final long[] s = stats;
+        final int i = kind * STRIDE + NEXT;
+        final long n = s[i] - 1;
+        s[i] = n;
+        if (n < 0)
         {
-            start = System.nanoTime();
+            startTimed(kind);
         }
     }
 
-    /**
-     * Whether the call of a kind that had {@code c} calls before it is timed: the first ones, then
-     * one in {@code sample} picked by a multiplicative hash of its index (so no loop period aliases
-     * with it). Computed at the call's start and again at its end, so the untimed call stores
-     * nothing.
-     */
-    private boolean isTimed(final long c)
+    /** Starts timing the call of {@code kind} that is beginning, and draws its kind's next sample. */
+    private void startTimed(final int kind)
     {
-        // Without branches: the two tests are 0 or 1 each, and the one branch on their sum is taken
-        // both early (the first calls) and later (the samples), so the compiler keeps it (a branch
-        // it saw one way only becomes a trap that throws the caller's compiled code away).
-        return (first(c) | (((c * GOLDEN) >>> sampleShift) - 1) >>> 63) != 0;
-    }
-
-    /** 1 while {@code c} is below {@link #firstTimed}, else 0 (no branch). */
-    private long first(final long c)
-    {
-        return (c - firstTimed) >>> 63;
+        final long[] s = stats;
+        final int i = kind * STRIDE;
+        weight = s[i + WEIGHT];
+        if (s[i + COUNT] + 1 < firstTimed)
+        {
+            s[i + NEXT] = 0;
+            s[i + WEIGHT] = 1;
+        }
+        else
+        {
+            // xorshift: the next timed call of this kind comes 1 to 2 * sample - 1 calls later.
+            long x = random;
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            random = x;
+            final long interval = 1 + (x >>> 1) % (2L * sample - 1);
+            s[i + NEXT] = interval - 1;
+            s[i + WEIGHT] = interval;
+        }
+        timing = true;
+        start = System.nanoTime();
     }
 
     /** A call of {@code kind} starts that is timed whatever the sampling (window locks; see {@link #endObserved}). */
@@ -167,69 +203,72 @@ final class Recorder
     {
         current = kind;
         pendingWait = 0;
+        weight = 1;
+        timing = true;
         start = System.nanoTime();
     }
 
     /** The call of {@code kind} ends: counted, and timed if it was picked. */
     void end(final int kind)
     {
-        final long[] s = stats;
-        final int i = kind * STRIDE;
-        final long c = s[i + COUNT];
-        s[i + COUNT] = c + 1;
-        if (region != 0 || isTimed(c))
+        stats[kind * STRIDE + COUNT]++;
+        if (timing || region != 0)
         {
-            slow(kind, 0, isTimed(c), c);
+            slow(kind, 0);
         }
     }
 
     /** A collective call of {@code kind} that moved {@code n} bytes ends (its algorithm is counted). */
     void endCollective(final int kind, final long n)
     {
-        final long c = counted(kind, n);
-        slow(kind, n, isTimed(c), c);
+        counted(kind, n);
+        slow(kind, n);
     }
 
     /** A collective call of {@code kind} that moves no data (barrier) ends. */
     void endCollective(final int kind)
     {
-        final long c = stats[kind * STRIDE + COUNT]++;
-        slow(kind, 0, isTimed(c), c);
+        stats[kind * STRIDE + COUNT]++;
+        slow(kind, 0);
     }
 
     /** The call of {@code kind} that moved {@code n} bytes ends. */
     void end(final int kind, final long n)
     {
-        final long c = counted(kind, n);
-        if (region != 0 || isTimed(c))
+        counted(kind, n);
+        if (timing || region != 0)
         {
-            slow(kind, n, isTimed(c), c);
+            slow(kind, n);
         }
     }
 
-    /** Counts a call of {@code kind} that moved {@code n} bytes, its size bucket too; returns its index. */
-    private long counted(final int kind, final long n)
+    /** Counts a call of {@code kind} that moved {@code n} bytes, its size bucket too. */
+    private void counted(final int kind, final long n)
     {
         final long[] s = stats;
         final int i = kind * STRIDE;
-        final long c = s[i + COUNT];
-        s[i + COUNT] = c + 1;
+        s[i + COUNT]++;
         s[i + BYTES] += n;
         sizes[kind * BUCKETS + SizeBuckets.of(n)]++;
-        return c;
     }
 
     /**
      * As {@link #end(int, long)} for the calls whose own statistics (a file's, a window's) take the
-     * call's time: it is there in {@link #lastNs()} afterwards. {@code forced}: begun with
-     * {@link #beginTimed}.
+     * call's time: it is there in {@link #lastNs()} afterwards (its waits only, when it was not
+     * timed).
      */
-    void endObserved(final int kind, final long n, final boolean forced)
+    void endObserved(final int kind, final long n)
     {
         // Calls that move no data (open, fence, lock) have no size.
-        final long c = n > 0 || kind == Calls.WIN_GET || kind == Calls.WIN_PUT ? counted(kind, n) :
+        if (n > 0 || kind == Calls.WIN_GET || kind == Calls.WIN_PUT)
+        {
+            counted(kind, n);
+        }
+        else
+        {
             stats[kind * STRIDE + COUNT]++;
-        slow(kind, n, forced || isTimed(c), forced ? 0 : c);
+        }
+        slow(kind, n);
     }
 
     /** The time of the call that ended last through {@link #endObserved}. */
@@ -238,7 +277,7 @@ final class Recorder
         return lastNs;
     }
 
-    private void slow(final int kind, final long n, final boolean timed, final long c)
+    private void slow(final int kind, final long n)
     {
         final long w = pendingWait;
         final long[] s = stats;
@@ -250,12 +289,12 @@ final class Recorder
             s[g + BYTES] += n;
         }
         lastNs = w;
-        if (timed)
+        if (timing)
         {
+            timing = false;
             final long d = Math.max(0, System.nanoTime() - start - clockNs);
             // The call's time outside its measured waits stands for `weight` calls; beyond 100 µs and
             // 1 ns a byte it was something else (the thread preempted, a segment made), counted once.
-            final long weight = sample - (sample - 1) * first(c);
             final long f = Math.max(0, d - w);
             final long cap = OUTLIER_NS + n;
             // With weight 1 this is f.
@@ -370,47 +409,21 @@ final class Recorder
     // ------------------------------------------------------------------------------------------
     // The flush
 
-    /** Adds what this thread recorded into {@code r} (which has room for every region). */
-    void addTo(final RankRecord r)
+    /** The bytes {@link #putCounters} writes. */
+    int counterBytes()
     {
-        final long[] st = stats;
-        final int regions = Math.min(r.regions.size(), st.length / (KINDS * STRIDE));
-        for (int g = 0; g < regions; g++)
-        {
-            for (int k = 0; k < KINDS; k++)
-            {
-                final int i = (g * KINDS + k) * STRIDE;
-                r.count.get(g)[k] += st[i + COUNT];
-                r.bytes.get(g)[k] += st[i + BYTES];
-                r.waitNs.get(g)[k] += st[i + WAIT];
-                r.sampled.get(g)[k] += st[i + SAMPLED];
-                r.sampledNs.get(g)[k] += st[i + SAMPLED_NS];
-                r.maxNs.get(g)[k] = Math.max(r.maxNs.get(g)[k], st[i + MAX]);
-            }
-        }
-        final int algs = Algorithm.values().length;
-        for (int k = 0; k < KINDS; k++)
-        {
-            for (int x = 0; x < BUCKETS; x++)
-            {
-                r.sizes[k][x] += sizes[k * BUCKETS + x];
-            }
-            for (int a = 0; a < algs; a++)
-            {
-                r.algorithms[k][a] += algorithms[k * algs + a];
-            }
-        }
-        for (int p = 0; p < p2pMessages.length && p < r.p2pMessages.length; p++)
-        {
-            r.p2pMessages[p] += p2pMessages[p];
-            r.p2pBytes[p] += p2pBytes[p];
-            r.collMessages[p] += collMessages[p];
-            r.collBytes[p] += collBytes[p];
-            r.blockedNs[p] += blockedNs[p];
-            r.blockedWaits[p] += blockedWaits[p];
-        }
-        r.blockedOtherNs += blockedOtherNs;
-        r.blockedOtherWaits += blockedOtherWaits;
+        return Counters.bytes(stats.length / (KINDS * STRIDE), p2pMessages.length);
+    }
+
+    /** Appends this thread's counters to {@code out} ({@link Counters}: a copy, no formatting). */
+    void putCounters(final ByteBuffer out)
+    {
+        Counters.put(out, stats, sizes, algorithms, peers, blockedOtherNs, blockedOtherWaits);
+    }
+
+    /** Adds what this thread recorded per file, window and call site into {@code r}. */
+    void addNamed(final RankRecord r)
+    {
         for (final Map.Entry<String, RankRecord.FileStats> e : files.entrySet())
         {
             final RankRecord.FileStats from = e.getValue();

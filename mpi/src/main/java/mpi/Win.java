@@ -97,7 +97,7 @@ public final class Win implements Freeable
         WinCreation.create(this, base, size, dispUnit, info, comm);
         if (r != null)
         {
-            r.endObserved(kind, 0, false);
+            r.endObserved(kind, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -117,7 +117,7 @@ public final class Win implements Freeable
         WinCreation.allocate(this, size, dispUnit, info, comm, base, flavor);
         if (r != null)
         {
-            r.endObserved(kind, 0, false);
+            r.endObserved(kind, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -137,7 +137,7 @@ public final class Win implements Freeable
         WinCreation.createDynamic(this, info, comm);
         if (r != null)
         {
-            r.endObserved(kind, 0, false);
+            r.endObserved(kind, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -248,7 +248,7 @@ public final class Win implements Freeable
         if (r != null)
         {
             final long n = Profile.bytes(orgCount, orgType);
-            r.endObserved(Calls.WIN_PUT, n, false);
+            r.endObserved(Calls.WIN_PUT, n);
             Profile.window(r, this, 0, n, -1);
         }
     }
@@ -262,7 +262,7 @@ public final class Win implements Freeable
         if (r != null)
         {
             final long n = Profile.bytes(orgCount, orgType);
-            r.endObserved(Calls.WIN_GET, n, false);
+            r.endObserved(Calls.WIN_GET, n);
             Profile.window(r, this, 1, n, -1);
         }
     }
@@ -276,7 +276,7 @@ public final class Win implements Freeable
         if (r != null)
         {
             final long n = Profile.bytes(orgCount, orgType);
-            r.endObserved(Calls.WIN_ACCUMULATE, n, false);
+            r.endObserved(Calls.WIN_ACCUMULATE, n);
             Profile.window(r, this, 2, n, -1);
         }
     }
@@ -295,7 +295,7 @@ public final class Win implements Freeable
         if (r != null)
         {
             final long n = Profile.bytes(orgCount, orgType);
-            r.endObserved(Calls.WIN_GET_ACCUMULATE, n, false);
+            r.endObserved(Calls.WIN_GET_ACCUMULATE, n);
             Profile.window(r, this, 3, n, -1);
         }
     }
@@ -312,7 +312,7 @@ public final class Win implements Freeable
         if (r != null)
         {
             final long n = Profile.bytes(1, type);
-            r.endObserved(Calls.WIN_FETCH_AND_OP, n, false);
+            r.endObserved(Calls.WIN_FETCH_AND_OP, n);
             Profile.window(r, this, 4, n, -1);
         }
     }
@@ -330,7 +330,7 @@ public final class Win implements Freeable
         if (r != null)
         {
             final long n = Profile.bytes(1, type);
-            r.endObserved(Calls.WIN_COMPARE_AND_SWAP, n, false);
+            r.endObserved(Calls.WIN_COMPARE_AND_SWAP, n);
             Profile.window(r, this, 5, n, -1);
         }
     }
@@ -451,7 +451,7 @@ public final class Win implements Freeable
         call((w, a) -> w.fence(a), assertion);
         if (r != null)
         {
-            r.endObserved(Calls.WIN_FENCE, 0, false);
+            r.endObserved(Calls.WIN_FENCE, 0);
             Profile.window(r, this, -1, 0, 0);
         }
     }
@@ -463,7 +463,7 @@ public final class Win implements Freeable
         call((w, ranks, a) -> w.start(ranks, a), group, assertion, "start");
         if (r != null)
         {
-            r.endObserved(Calls.WIN_START, 0, false);
+            r.endObserved(Calls.WIN_START, 0);
             Profile.window(r, this, -1, 0, 3);
         }
     }
@@ -475,7 +475,7 @@ public final class Win implements Freeable
         call(w -> w.complete());
         if (r != null)
         {
-            r.endObserved(Calls.WIN_COMPLETE, 0, false);
+            r.endObserved(Calls.WIN_COMPLETE, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -487,7 +487,7 @@ public final class Win implements Freeable
         call((w, ranks, a) -> w.post(ranks, a), group, assertion, "post");
         if (r != null)
         {
-            r.endObserved(Calls.WIN_POST, 0, false);
+            r.endObserved(Calls.WIN_POST, 0);
             Profile.window(r, this, -1, 0, 3);
         }
     }
@@ -499,7 +499,7 @@ public final class Win implements Freeable
         call(w -> w.waitFor());
         if (r != null)
         {
-            r.endObserved(Calls.WIN_WAIT_FOR, 0, false);
+            r.endObserved(Calls.WIN_WAIT_FOR, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -511,7 +511,7 @@ public final class Win implements Freeable
         final boolean result = test0();
         if (r != null)
         {
-            r.endObserved(Calls.WIN_TEST, 0, false);
+            r.endObserved(Calls.WIN_TEST, 0);
             Profile.window(r, this, -1, 0, -1);
         }
         return result;
@@ -540,7 +540,7 @@ public final class Win implements Freeable
         lock0(lockType, rank, assertion);
         if (r != null)
         {
-            r.endObserved(Calls.WIN_LOCK, 0, true);
+            r.endObserved(Calls.WIN_LOCK, 0);
             Profile.window(r, this, -2, 0, 1);
         }
     }
@@ -570,7 +570,7 @@ public final class Win implements Freeable
         unlock0(rank);
         if (r != null)
         {
-            r.endObserved(Calls.WIN_UNLOCK, 0, false);
+            r.endObserved(Calls.WIN_UNLOCK, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -599,7 +599,7 @@ public final class Win implements Freeable
         lockAll0(assertion);
         if (r != null)
         {
-            r.endObserved(Calls.WIN_LOCK_ALL, 0, true);
+            r.endObserved(Calls.WIN_LOCK_ALL, 0);
             Profile.window(r, this, -2, 0, 2);
         }
     }
@@ -629,7 +629,7 @@ public final class Win implements Freeable
         unlockAll0();
         if (r != null)
         {
-            r.endObserved(Calls.WIN_UNLOCK_ALL, 0, false);
+            r.endObserved(Calls.WIN_UNLOCK_ALL, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -648,7 +648,7 @@ public final class Win implements Freeable
         sync0();
         if (r != null)
         {
-            r.endObserved(Calls.WIN_SYNC, 0, false);
+            r.endObserved(Calls.WIN_SYNC, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -665,7 +665,7 @@ public final class Win implements Freeable
         flush0(targetRank);
         if (r != null)
         {
-            r.endObserved(Calls.WIN_FLUSH, 0, false);
+            r.endObserved(Calls.WIN_FLUSH, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -693,7 +693,7 @@ public final class Win implements Freeable
         flushAll0();
         if (r != null)
         {
-            r.endObserved(Calls.WIN_FLUSH_ALL, 0, false);
+            r.endObserved(Calls.WIN_FLUSH_ALL, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -714,7 +714,7 @@ public final class Win implements Freeable
         flushLocal0(targetRank);
         if (r != null)
         {
-            r.endObserved(Calls.WIN_FLUSH_LOCAL, 0, false);
+            r.endObserved(Calls.WIN_FLUSH_LOCAL, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -731,7 +731,7 @@ public final class Win implements Freeable
         flushLocalAll0();
         if (r != null)
         {
-            r.endObserved(Calls.WIN_FLUSH_LOCAL_ALL, 0, false);
+            r.endObserved(Calls.WIN_FLUSH_LOCAL_ALL, 0);
             Profile.window(r, this, -1, 0, -1);
         }
     }
@@ -983,7 +983,7 @@ public final class Win implements Freeable
         free0();
         if (r != null)
         {
-            r.endObserved(Calls.WIN_FREE, 0, false);
+            r.endObserved(Calls.WIN_FREE, 0);
         }
     }
 

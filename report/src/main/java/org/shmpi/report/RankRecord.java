@@ -186,7 +186,21 @@ public final class RankRecord
     /** The record as text. */
     public String text()
     {
-        final StringBuilder b = new StringBuilder(4096);
+        return text(true);
+    }
+
+    /**
+     * The record as text without what {@link Counters} holds (calls, sizes, algorithms, peers,
+     * blocked time on no single peer): what a rank's flush writes before its counters.
+     */
+    public String namesText()
+    {
+        return text(false);
+    }
+
+    private String text(final boolean counters)
+    {
+        final StringBuilder b = new StringBuilder(counters ? 4096 : 512);
         b.append(MAGIC).append('\n');
         b.append("rank ").append(world).append(' ').append(rank).append(' ').append(size).append(' ').append(pid)
             .append(' ').append(startMillis).append(' ').append(wallNs).append(' ').append(finalized ? 1 : 0)
@@ -195,7 +209,7 @@ public final class RankRecord
         {
             b.append("region ").append(r).append(' ').append(regionWallNs.get(r)).append(' ')
                 .append(clean(regions.get(r))).append('\n');
-            for (int k = 0; k < CallKind.count(); k++)
+            for (int k = 0; counters && k < CallKind.count(); k++)
             {
                 if (count.get(r)[k] != 0)
                 {
@@ -206,7 +220,7 @@ public final class RankRecord
                 }
             }
         }
-        for (int k = 0; k < CallKind.count(); k++)
+        for (int k = 0; counters && k < CallKind.count(); k++)
         {
             if (nonZero(sizes[k]))
             {
@@ -221,7 +235,7 @@ public final class RankRecord
                 }
             }
         }
-        for (int p = 0; p < p2pMessages.length; p++)
+        for (int p = 0; counters && p < p2pMessages.length; p++)
         {
             b.append("peer ").append(p).append(' ').append(p2pMessages[p]).append(' ').append(p2pBytes[p]).append(' ')
                 .append(collMessages[p]).append(' ').append(collBytes[p]).append(' ').append(blockedWaits[p])
@@ -258,12 +272,17 @@ public final class RankRecord
         final byte[] bytes = Files.readAllBytes(file);
         if (RecordFile.isRecordFile(bytes))
         {
-            final String text = RecordFile.text(bytes);
-            if (text == null)
+            final RecordFile.Published p = RecordFile.published(bytes);
+            if (p == null)
             {
                 throw new IllegalArgumentException("nothing recorded yet (the rank ended before its first flush)");
             }
-            return parse(text);
+            final RankRecord r = parse(p.text());
+            if (p.counters() != null)
+            {
+                Counters.addTo(r, p.counters());
+            }
+            return r;
         }
         return parse(new String(bytes, StandardCharsets.UTF_8));
     }

@@ -70,21 +70,46 @@ public final class RecordFile implements AutoCloseable
         capacity = cap;
     }
 
-    /** Publishes {@code text} as the record (the rank's flush). */
+    /** Publishes {@code text} as the record (a record without counters). */
     public void write(final String text) throws IOException
     {
-        final byte[] b = text.getBytes(StandardCharsets.UTF_8);
-        if (b.length > capacity)
+        write(text.getBytes(StandardCharsets.UTF_8), null);
+    }
+
+    /**
+     * Publishes a record (the rank's flush): {@code text}, then, when {@code counters} is given,
+     * a 0 byte, padding to a multiple of 8 from the slot's start, and {@code counters} from its
+     * position to its limit ({@link Counters}: copied, not formatted).
+     */
+    public void write(final byte[] text, final ByteBuffer counters) throws IOException
+    {
+        final int at = counters == null ? text.length : align(text.length + 1);
+        final int length = at + (counters == null ? 0 : counters.remaining());
+        if (length > capacity)
         {
-            map(Math.max(b.length + (b.length >> 1), 2 * capacity));
+            map(Math.max(length + (length >> 1), 2 * capacity));
         }
         final long published = map.getLong(PUBLISHED);
         final int slot = published < 0 ? 0 : (int) (1 - (published & 1));
-        map.put(HEADER + slot * capacity, b);
-        map.putInt(LENGTHS + 4 * slot, b.length);
+        final int base = HEADER + slot * capacity;
+        map.put(base, text);
+        if (counters != null)
+        {
+            for (int i = text.length; i < at; i++)
+            {
+                map.put(base + i, (byte) 0);
+            }
+            map.put(base + at, counters, counters.position(), counters.remaining());
+        }
+        map.putInt(LENGTHS + 4 * slot, length);
         // The slot's bytes before its publication (TSO on x86; a fence elsewhere).
         VarHandle.releaseFence();
         map.putLong(PUBLISHED, (++sequence << 1) | slot);
+    }
+
+    private static int align(final int n)
+    {
+        return (n + 7) & ~7;
     }
 
     /** Whether {@code bytes} (a file's start) is a record file. */
@@ -104,8 +129,11 @@ public final class RecordFile implements AutoCloseable
         return true;
     }
 
-    /** The text last published in the record file {@code bytes}, or null when none was. */
-    static String text(final byte[] bytes)
+    /**
+     * The record last published in the record file {@code bytes}, or null when none was: its text
+     * and, when it has them, its counters.
+     */
+    static Published published(final byte[] bytes)
     {
         final ByteBuffer h = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         final long published = h.getLong(PUBLISHED);
@@ -121,7 +149,32 @@ public final class RecordFile implements AutoCloseable
         {
             throw new IllegalArgumentException("a damaged record file (slot " + slot + ", " + len + " bytes)");
         }
-        return new String(bytes, at, len, StandardCharsets.UTF_8);
+        int end = at;
+        while (end < at + len && bytes[end] != 0)
+        {
+            end++;
+        }
+        final String text = new String(bytes, at, end - at, StandardCharsets.UTF_8);
+        if (end == at + len)
+        {
+            return new Published(text, null);
+        }
+        final int from = at + align(end - at + 1);
+        final ByteBuffer counters = ByteBuffer.wrap(bytes, from, Math.max(0, at + len - from)).slice()
+            .order(ByteOrder.LITTLE_ENDIAN);
+        return new Published(text, counters);
+    }
+
+    /** The text last published in the record file {@code bytes}, or null when none was. */
+    static String text(final byte[] bytes)
+    {
+        final Published p = published(bytes);
+        return p == null ? null : p.text();
+    }
+
+    /** A published record: its text and its counters (null when it has none). */
+    record Published(String text, ByteBuffer counters)
+    {
     }
 
     @Override

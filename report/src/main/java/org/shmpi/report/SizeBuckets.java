@@ -20,12 +20,10 @@ public final class SizeBuckets
     /** The bucket of {@code bytes} (negative counts as 0). */
     public static int of(final long bytes)
     {
-        if (bytes < 64)
-        {
-            return 0;
-        }
-        final int log2 = 63 - Long.numberOfLeadingZeros(bytes);
-        return Math.min(COUNT - 1, ((log2 - 6) >> 1) + 1);
+        // Without branches (the call path runs it for every message): below 64 bytes, and for
+        // negative counts, the expression is at most 0.
+        final int log2 = 63 - Long.numberOfLeadingZeros(Math.max(0, bytes));
+        return Math.max(0, Math.min(COUNT - 1, ((log2 - 6) >> 1) + 1));
     }
 
     /** The lower bound of bucket {@code b}, in bytes. */

@@ -1,12 +1,18 @@
 package org.shmpi.report;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,5 +84,57 @@ class RecordFileTest
             assertEquals(12, RankRecord.read(p).count.get(0)[CallKind.SEND.ordinal()]);
         }
         assertEquals(false, Files.exists(dir.resolve("rank-0-2.txt.new")));
+    }
+
+    @Test
+    void countersCopiedBehindTheTextAddUpPerThreadAndRegion() throws Exception
+    {
+        final int kinds = CallKind.count();
+        final int send = CallKind.SEND.ordinal();
+        final RankRecord names = new RankRecord();
+        names.rank = 1;
+        names.size = 3;
+        names.regions.add("solve");
+        names.regionWallNs.add(5L);
+        names.files.put("out.dat", new RankRecord.FileStats());
+        final ByteBuffer counters = ByteBuffer.allocate(Counters.bytes(2, 3) + Counters.bytes(1, 3))
+            .order(ByteOrder.LITTLE_ENDIAN);
+        // Thread one: two regions; thread two: the whole run only.
+        for (final int regions : new int[] {2, 1})
+        {
+            final long[] stats = new long[regions * kinds * Counters.STRIDE];
+            stats[send * Counters.STRIDE + Counters.COUNT] = 10 * regions;
+            stats[send * Counters.STRIDE + Counters.BYTES] = 80 * regions;
+            stats[send * Counters.STRIDE + Counters.MAX] = 100 + regions;
+            if (regions == 2)
+            {
+                stats[(kinds + send) * Counters.STRIDE + Counters.COUNT] = 4;
+            }
+            final long[] sizes = new long[kinds * SizeBuckets.COUNT];
+            sizes[send * SizeBuckets.COUNT] = 10 * regions;
+            final long[] algs = new long[kinds * Algorithm.values().length];
+            final long[][] peers = new long[Counters.PEER_ARRAYS][3];
+            peers[0][2] = 10 * regions;
+            peers[1][2] = 80 * regions;
+            Counters.put(counters, stats, sizes, algs, peers, 7, regions);
+        }
+        counters.flip();
+        final Path p = dir.resolve("rank-0-1.txt");
+        try (RecordFile f = RecordFile.create(p, 128))
+        {
+            f.write(names.namesText().getBytes(StandardCharsets.UTF_8), counters);
+        }
+        final RankRecord r = RankRecord.read(p);
+        assertEquals(List.of("all", "solve"), r.regions);
+        assertEquals(Set.of("out.dat"), r.files.keySet());
+        assertEquals(30, r.count.get(0)[send]);
+        assertEquals(240, r.bytes.get(0)[send]);
+        assertEquals(102, r.maxNs.get(0)[send]);
+        assertEquals(4, r.count.get(1)[send]);
+        assertEquals(30, r.sizes[send][0]);
+        assertArrayEquals(new long[] {0, 0, 30}, r.p2pMessages);
+        assertArrayEquals(new long[] {0, 0, 240}, r.p2pBytes);
+        assertEquals(14, r.blockedOtherNs);
+        assertEquals(3, r.blockedOtherWaits);
     }
 }
