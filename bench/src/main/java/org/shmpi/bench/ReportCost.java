@@ -18,7 +18,9 @@ import mpi.Request;
  * complete the picture. Without the report both sides run the same code (the ratios are the
  * method's noise).
  *
- * <pre>shmrun -np 2 --report DIR -cp shmpi-bench.jar org.shmpi.bench.ReportCost [PAIRS [ROUNDTRIPS]]</pre>
+ * <pre>
+ * shmrun -np 2 --report DIR -cp shmpi-bench.jar org.shmpi.bench.ReportCost [PAIRS [ROUNDTRIPS [latency|msgrate]]]
+ * </pre>
  */
 public final class ReportCost
 {
@@ -36,6 +38,7 @@ public final class ReportCost
         final int rank = comm.getRank();
         final int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         final int trips = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
+        final String only = args.length > 2 ? args[2] : "";
         if (comm.getSize() != 2)
         {
             if (rank == 0)
@@ -58,10 +61,15 @@ public final class ReportCost
         }
         for (int b = 0; b < buffers.length; b++)
         {
-            report(rank, "latency", names[b], "us",
-                run(comm, rank, buffers[b], pairs, trips, true), trips);
-            report(rank, "msgrate", names[b], "M/s",
-                run(comm, rank, buffers[b], pairs, trips / WINDOW, false), trips / WINDOW * WINDOW);
+            if (!"msgrate".equals(only))
+            {
+                report(rank, "latency", names[b], "us", run(comm, rank, buffers[b], pairs, trips, true), trips);
+            }
+            if (!"latency".equals(only))
+            {
+                report(rank, "msgrate", names[b], "M/s", run(comm, rank, buffers[b], pairs, trips / WINDOW, false),
+                    trips / WINDOW * WINDOW);
+            }
         }
         MPI.pControl(1, null);
         MPI.Finalize();
