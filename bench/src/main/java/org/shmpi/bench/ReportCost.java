@@ -16,10 +16,12 @@ import mpi.Request;
  * buffers, and prints the median over block pairs of on/paused. A paused call costs a load and a
  * branch more than a build without the report, so bench/report-cost's job-level off/base figures
  * complete the picture. Without the report both sides run the same code (the ratios are the
- * method's noise).
+ * method's noise). The fourth argument records at one rank only (0 sends the message-rate
+ * windows, 1 receives them).
  *
  * <pre>
- * shmrun -np 2 --report DIR -cp shmpi-bench.jar org.shmpi.bench.ReportCost [PAIRS [ROUNDTRIPS [latency|msgrate]]]
+ * shmrun -np 2 --report DIR -cp shmpi-bench.jar org.shmpi.bench.ReportCost [PAIRS [ROUNDTRIPS [latency|msgrate|all
+ *     [both|0|1]]]]
  * </pre>
  */
 public final class ReportCost
@@ -39,6 +41,8 @@ public final class ReportCost
         final int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         final int trips = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
         final String only = args.length > 2 ? args[2] : "";
+        // Which rank records in the "on" blocks (-1: both): whose recording costs what.
+        final int recording = args.length > 3 && !"both".equals(args[3]) ? Integer.parseInt(args[3]) : -1;
         if (comm.getSize() != 2)
         {
             if (rank == 0)
@@ -63,12 +67,13 @@ public final class ReportCost
         {
             if (!"msgrate".equals(only))
             {
-                report(rank, "latency", names[b], "us", run(comm, rank, buffers[b], pairs, trips, true), trips);
+                report(rank, "latency", names[b], "us", run(comm, rank, buffers[b], pairs, trips, true, recording),
+                    trips);
             }
             if (!"latency".equals(only))
             {
-                report(rank, "msgrate", names[b], "M/s", run(comm, rank, buffers[b], pairs, trips / WINDOW, false),
-                    trips / WINDOW * WINDOW);
+                report(rank, "msgrate", names[b], "M/s",
+                    run(comm, rank, buffers[b], pairs, trips / WINDOW, false, recording), trips / WINDOW * WINDOW);
             }
         }
         MPI.pControl(1, null);
@@ -82,7 +87,7 @@ public final class ReportCost
 
     /** Seconds of each block: [pair][0 paused, 1 on]; warm-up blocks first, not returned. */
     private static double[][] run(final Comm comm, final int rank, final Object[] buf, final int pairs,
-        final int units, final boolean latency) throws MPIException
+        final int units, final boolean latency, final int recording) throws MPIException
     {
         final double[][] t = new double[pairs][2];
         final Request[] requests = new Request[WINDOW];
@@ -93,7 +98,7 @@ public final class ReportCost
             for (int h = 0; h < 2; h++)
             {
                 final int on = (p + h) & 1;
-                MPI.pControl(on, null);
+                MPI.pControl(recording < 0 || recording == rank ? on : 0, null);
                 comm.barrier();
                 final double start = MPI.wtime();
                 if (latency)
