@@ -168,7 +168,7 @@ final class Profile
         Recorder r = OTHERS.get();
         if (r == null)
         {
-            r = new Recorder(main.p2pMessages.length, sample, sites, REGIONS.size());
+            r = new Recorder(main.world, sample, sites, REGIONS.size());
             r.region = main.region;
             OTHERS.set(r);
             ALL.add(r);

@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.shmpi.report.Algorithm;
 import org.shmpi.report.CallKind;
 import org.shmpi.report.Counters;
-import org.shmpi.report.Family;
 import org.shmpi.report.RankRecord;
 import org.shmpi.report.SizeBuckets;
 
@@ -48,15 +47,7 @@ final class Recorder
     private static final int NEXT = 6;
     /** The calls the next timed call of the kind stands for. */
     private static final int WEIGHT = 7;
-    private static final boolean[] COLLECTIVE = new boolean[KINDS];
-
-    static
-    {
-        for (int k = 0; k < KINDS; k++)
-        {
-            COLLECTIVE[k] = KIND[k].family() == Family.COLLECTIVE;
-        }
-    }
+    private static final int ALGORITHMS = Algorithm.values().length;
 
     /** Calls of a kind timed before sampling starts ({@code Long.MAX_VALUE}: every call is timed). */
     private final long firstTimed;
@@ -82,8 +73,11 @@ final class Recorder
     final long[] blockedWaits;
     /** The per-peer arrays in {@link Counters}' order. */
     private final long[][] peers;
-    long blockedOtherNs;
-    long blockedOtherWaits;
+    /**
+     * The world's size, and the index of the extra slot at the end of each per-peer array: no
+     * single peer (a wait on any source, a barrier, a window), or none (PROC_NULL).
+     */
+    final int world;
     final Map<String, RankRecord.FileStats> files = new ConcurrentHashMap<>();
     final Map<String, RankRecord.WindowStats> windows = new ConcurrentHashMap<>();
     final Map<String, long[]> callSites = new ConcurrentHashMap<>();
@@ -115,12 +109,13 @@ final class Recorder
         this.firstTimed = timeAll ? Long.MAX_VALUE : FIRST_TIMED;
         this.sites = sites;
         this.sample = Math.max(1, sample);
-        p2pMessages = new long[worldSize];
-        p2pBytes = new long[worldSize];
-        collMessages = new long[worldSize];
-        collBytes = new long[worldSize];
-        blockedNs = new long[worldSize];
-        blockedWaits = new long[worldSize];
+        world = worldSize;
+        p2pMessages = new long[worldSize + 1];
+        p2pBytes = new long[worldSize + 1];
+        collMessages = new long[worldSize + 1];
+        collBytes = new long[worldSize + 1];
+        blockedNs = new long[worldSize + 1];
+        blockedWaits = new long[worldSize + 1];
         peers = new long[][] {p2pMessages, p2pBytes, collMessages, collBytes, blockedNs, blockedWaits};
         regions(regions);
     }
@@ -222,14 +217,26 @@ final class Recorder
     void endCollective(final int kind, final long n)
     {
         counted(kind, n);
-        slow(kind, n);
+        collectiveEnded(kind, n);
     }
 
     /** A collective call of {@code kind} that moves no data (barrier) ends. */
     void endCollective(final int kind)
     {
         stats[kind * STRIDE + COUNT]++;
-        slow(kind, 0);
+        collectiveEnded(kind, 0);
+    }
+
+    /** Counts the algorithm the collective of {@code kind} that ends ran. */
+    private void collectiveEnded(final int kind, final long n)
+    {
+        final Algorithm a = algorithm;
+        algorithms[kind * ALGORITHMS + (a == null ? Algorithm.P2P : a).ordinal()]++;
+        algorithm = null;
+        if (timing || region != 0)
+        {
+            slow(kind, n);
+        }
     }
 
     /** The call of {@code kind} that moved {@code n} bytes ends. */
@@ -268,7 +275,11 @@ final class Recorder
         {
             stats[kind * STRIDE + COUNT]++;
         }
-        slow(kind, n);
+        lastNs = pendingWait;
+        if (timing || region != 0)
+        {
+            slow(kind, n);
+        }
     }
 
     /** The time of the call that ended last through {@link #endObserved}. */
@@ -306,11 +317,6 @@ final class Recorder
                 timed(s, g, scaled, d);
             }
         }
-        if (COLLECTIVE[kind])
-        {
-            algorithms[kind * Algorithm.values().length + (algorithm == null ? Algorithm.P2P : algorithm).ordinal()]++;
-            algorithm = null;
-        }
         if (sites)
         {
             site(kind, lastNs, n);
@@ -321,41 +327,42 @@ final class Recorder
     {
         final long[] s = stats;
         s[i + WAIT] += ns;
-        if (ns > s[i + MAX])
-        {
-            s[i + MAX] = ns;
-        }
+        // Without a branch: one taken more and more rarely becomes a trap that throws the compiled
+        // caller away (here the progress engine's wait loop) when it is taken at last.
+        s[i + MAX] = Math.max(s[i + MAX], ns);
     }
 
     private static void timed(final long[] s, final int i, final long scaled, final long d)
     {
         s[i + SAMPLED]++;
         s[i + SAMPLED_NS] += scaled;
-        if (d > s[i + MAX])
-        {
-            s[i + MAX] = d;
-        }
+        s[i + MAX] = Math.max(s[i + MAX], d);
+    }
+
+    /**
+     * The per-peer slot of world rank {@code peer}: itself, or {@link #world} for none (negative or
+     * beyond the world), computed without a branch.
+     */
+    private int slot(final int peer)
+    {
+        return (int) Math.min(peer & 0xFFFF_FFFFL, world);
     }
 
     /** A send of {@code n} bytes to world rank {@code peer} ends. */
     void sent(final int kind, final long n, final int peer)
     {
-        if (peer >= 0 && peer < p2pMessages.length)
-        {
-            p2pMessages[peer]++;
-            p2pBytes[peer] += n;
-        }
+        final int p = slot(peer);
+        p2pMessages[p]++;
+        p2pBytes[p] += n;
         end(kind, n);
     }
 
     /** A collective delivered {@code n} bytes to world rank {@code peer} (by the call's definition). */
     void delivered(final int peer, final long n)
     {
-        if (peer >= 0 && peer < collMessages.length)
-        {
-            collMessages[peer]++;
-            collBytes[peer] += n;
-        }
+        final int p = slot(peer);
+        collMessages[p]++;
+        collBytes[p] += n;
     }
 
     /** The progress engine: a wait of this thread that idled lasted {@code ns}, on world rank {@code peer}. */
@@ -369,16 +376,9 @@ final class Recorder
         {
             wait((region * KINDS + k) * STRIDE, ns);
         }
-        if (peer >= 0 && peer < blockedNs.length)
-        {
-            blockedNs[peer] += ns;
-            blockedWaits[peer]++;
-        }
-        else
-        {
-            blockedOtherNs += ns;
-            blockedOtherWaits++;
-        }
+        final int p = slot(peer);
+        blockedNs[p] += ns;
+        blockedWaits[p]++;
     }
 
     /** The call of a file operation. */
@@ -412,13 +412,13 @@ final class Recorder
     /** The bytes {@link #putCounters} writes. */
     int counterBytes()
     {
-        return Counters.bytes(stats.length / (KINDS * STRIDE), p2pMessages.length);
+        return Counters.bytes(stats.length / (KINDS * STRIDE), world);
     }
 
     /** Appends this thread's counters to {@code out} ({@link Counters}: a copy, no formatting). */
     void putCounters(final ByteBuffer out)
     {
-        Counters.put(out, stats, sizes, algorithms, peers, blockedOtherNs, blockedOtherWaits);
+        Counters.put(out, stats, sizes, algorithms, peers, world, blockedNs[world], blockedWaits[world]);
     }
 
     /** Adds what this thread recorded per file, window and call site into {@code r}. */

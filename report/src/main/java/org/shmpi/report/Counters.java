@@ -49,13 +49,12 @@ public final class Counters
     /**
      * Appends one thread's counters to {@code out} (which has room, see {@link #bytes}).
      *
-     * @param peers the six per-peer arrays, each of the world's size
+     * @param peers the six per-peer arrays, each at least {@code world} long
      */
     public static void put(final ByteBuffer out, final long[] stats, final long[] sizes, final long[] algorithms,
-        final long[][] peers, final long otherNs, final long otherWaits)
+        final long[][] peers, final int world, final long otherNs, final long otherWaits)
     {
         final int kinds = CallKind.count();
-        final int world = peers[0].length;
         out.putLong(MAGIC).putLong(stats.length / (kinds * STRIDE)).putLong(kinds).putLong(SizeBuckets.COUNT)
             .putLong(Algorithm.values().length).putLong(world);
         longs(out, stats);
@@ -63,7 +62,8 @@ public final class Counters
         longs(out, algorithms);
         for (final long[] p : peers)
         {
-            longs(out, p);
+            out.asLongBuffer().put(p, 0, world);
+            out.position(out.position() + 8 * world);
         }
         out.putLong(otherNs).putLong(otherWaits);
     }

@@ -116,7 +116,7 @@ class RecordFileTest
             final long[][] peers = new long[Counters.PEER_ARRAYS][3];
             peers[0][2] = 10 * regions;
             peers[1][2] = 80 * regions;
-            Counters.put(counters, stats, sizes, algs, peers, 7, regions);
+            Counters.put(counters, stats, sizes, algs, peers, 3, 7, regions);
         }
         counters.flip();
         final Path p = dir.resolve("rank-0-1.txt");

@@ -141,8 +141,9 @@ public final class SettingsRegistry
         "Record what every rank does in MPI and write the job report (index.html, report.json, CSV) into this "
         + "directory (shmrun --report DIR sets it); unset: nothing is recorded."));
     public static final Setting REPORT_SAMPLE = add(Setting.powerOfTwo("shmpi.report.sample", REPORT, 128, 1, 1 << 20,
-        "With the report on: of the calls of one kind, the first 16 and then one in this many are timed with the "
-        + "clock (waits that idle are always timed); counts and bytes are exact. 1: time every call."));
+        "With the report on: of the calls of one kind, the first 16 and then on average one in this many (at random "
+        + "intervals) are timed with the clock (waits that idle are always timed); counts and bytes are exact. 1: "
+        + "time every call."));
     public static final Setting REPORT_SITES = add(Setting.bool("shmpi.report.sites", REPORT, false,
         "With the report on: also record each call's call site (the calling method and line); walks the stack on "
         + "every call and times every call."));
