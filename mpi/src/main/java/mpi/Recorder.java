@@ -90,8 +90,8 @@ final class Recorder
     private boolean timing;
     /** The start of the call in progress, when it is timed. */
     private long start;
-    /** The calls the timed call in progress stands for. */
-    private long weight;
+    /** Whether the call in progress is timed whatever the sampling ({@link #beginTimed}). */
+    private boolean forced;
     /** The sampling's random state (xorshift). */
     private long random = 0x9E3779B97F4A7C15L;
     /** The time of the call that ended last through the slow path. */
@@ -162,17 +162,22 @@ final class Recorder
         s[i] = n;
         if (n < 0)
         {
-            startTimed(kind);
+            // Little code here, as this is inlined into every call: the next sample is drawn at the end.
+            timing = true;
+            start = System.nanoTime();
         }
     }
 
-    /** Starts timing the call of {@code kind} that is beginning, and draws its kind's next sample. */
-    private void startTimed(final int kind)
+    /**
+     * The timed call of {@code kind} that ends (already counted) stands for the calls this returns;
+     * draws when the next one of its kind is timed.
+     */
+    private long resample(final int kind)
     {
         final long[] s = stats;
         final int i = kind * STRIDE;
-        weight = s[i + WEIGHT];
-        if (s[i + COUNT] + 1 < firstTimed)
+        final long weight = s[i + WEIGHT];
+        if (s[i + COUNT] < firstTimed)
         {
             s[i + NEXT] = 0;
             s[i + WEIGHT] = 1;
@@ -189,8 +194,7 @@ final class Recorder
             s[i + NEXT] = interval - 1;
             s[i + WEIGHT] = interval;
         }
-        timing = true;
-        start = System.nanoTime();
+        return weight;
     }
 
     /** A call of {@code kind} starts that is timed whatever the sampling (window locks; see {@link #endObserved}). */
@@ -198,7 +202,7 @@ final class Recorder
     {
         current = kind;
         pendingWait = 0;
-        weight = 1;
+        forced = true;
         timing = true;
         start = System.nanoTime();
     }
@@ -303,6 +307,8 @@ final class Recorder
         if (timing)
         {
             timing = false;
+            final long weight = forced ? 1 : resample(kind);
+            forced = false;
             final long d = Math.max(0, System.nanoTime() - start - clockNs);
             // The call's time outside its measured waits stands for `weight` calls; beyond 100 µs and
             // 1 ns a byte it was something else (the thread preempted, a segment made), counted once.
