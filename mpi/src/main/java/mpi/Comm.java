@@ -189,10 +189,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
-        if (r != null)
-        {
-            r.sent(Calls.SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.SEND, this, dest, count, type);
     }
 
     /**
@@ -206,10 +203,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.B_SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
-        if (r != null)
-        {
-            r.sent(Calls.B_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.B_SEND, this, dest, count, type);
     }
 
     /**
@@ -220,10 +214,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.S_SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
-        if (r != null)
-        {
-            r.sent(Calls.S_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.S_SEND, this, dest, count, type);
     }
 
     /**
@@ -234,10 +225,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.R_SEND);
         PointToPoint.send(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
-        if (r != null)
-        {
-            r.sent(Calls.R_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.R_SEND, this, dest, count, type);
     }
 
     /**
@@ -274,10 +262,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Status result =
             PointToPoint.sendRecv(this, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
             source, recvtag);
-        if (r != null)
-        {
-            r.sent(Calls.SEND_RECV, Profile.bytes(sendcount, sendtype), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.SEND_RECV, this, dest, sendcount, sendtype);
         return result;
     }
 
@@ -291,10 +276,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.SEND_RECV_REPLACE);
         final Status result = PointToPoint.sendRecvReplace(this, buf, count, type, dest, sendtag, source, recvtag);
-        if (r != null)
-        {
-            r.sent(Calls.SEND_RECV_REPLACE, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.SEND_RECV_REPLACE, this, dest, count, type);
         return result;
     }
 
@@ -365,10 +347,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
-        if (r != null)
-        {
-            r.sent(Calls.I_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.I_SEND, this, dest, count, type);
         return result;
     }
 
@@ -377,10 +356,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_STANDARD);
-        if (r != null)
-        {
-            r.sent(Calls.I_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.I_SEND, this, dest, count, type);
         return result;
     }
 
@@ -389,10 +365,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.IB_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
-        if (r != null)
-        {
-            r.sent(Calls.IB_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.IB_SEND, this, dest, count, type);
         return result;
     }
 
@@ -401,10 +374,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.IB_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_BUFFERED);
-        if (r != null)
-        {
-            r.sent(Calls.IB_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.IB_SEND, this, dest, count, type);
         return result;
     }
 
@@ -413,10 +383,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.IS_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
-        if (r != null)
-        {
-            r.sent(Calls.IS_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.IS_SEND, this, dest, count, type);
         return result;
     }
 
@@ -425,10 +392,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.IS_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_SYNC);
-        if (r != null)
-        {
-            r.sent(Calls.IS_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.IS_SEND, this, dest, count, type);
         return result;
     }
 
@@ -437,10 +401,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.IR_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
-        if (r != null)
-        {
-            r.sent(Calls.IR_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.IR_SEND, this, dest, count, type);
         return result;
     }
 
@@ -449,10 +410,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.IR_SEND);
         final Request result = PointToPoint.start(this, buf, count, type, dest, tag, PointToPoint.MODE_READY);
-        if (r != null)
-        {
-            r.sent(Calls.IR_SEND, Profile.bytes(count, type), Profile.peer(this, dest));
-        }
+        Profile.endSent(r, Calls.IR_SEND, this, dest, count, type);
         return result;
     }
 
@@ -461,10 +419,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_RECV);
         final Request result = PointToPoint.start(this, buf, count, type, source, tag);
-        if (r != null)
-        {
-            r.end(Calls.I_RECV);
-        }
+        Profile.end(r, Calls.I_RECV);
         return result;
     }
 
@@ -473,10 +428,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_RECV);
         final Request result = PointToPoint.start(this, buf, count, type, source, tag);
-        if (r != null)
-        {
-            r.end(Calls.I_RECV);
-        }
+        Profile.end(r, Calls.I_RECV);
         return result;
     }
 
@@ -584,10 +536,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_PROBE);
         final Status result = PointToPoint.probe(this, source, tag, false);
-        if (r != null)
-        {
-            r.end(Calls.I_PROBE);
-        }
+        Profile.end(r, Calls.I_PROBE);
         return result;
     }
 
@@ -596,10 +545,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.PROBE);
         final Status result = PointToPoint.probe(this, source, tag, true);
-        if (r != null)
-        {
-            r.end(Calls.PROBE);
-        }
+        Profile.end(r, Calls.PROBE);
         return result;
     }
 
@@ -669,12 +615,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Rooted.bcast(this, buf, count, type, root, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.fromRoot(r, this, root, n);
-                r.endCollective(Calls.BCAST, n);
-            }
+            Profile.endFromRoot(r, Calls.BCAST, this, root, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -690,12 +631,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_BCAST);
         final Request result = nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.fromRoot(r, this, root, n);
-            r.endCollective(Calls.I_BCAST, n);
-        }
+        Profile.endFromRoot(r, Calls.I_BCAST, this, root, count, type);
         return result;
     }
 
@@ -704,12 +640,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_BCAST);
         final Request result = nonblocking(() -> Rooted.bcast(this, buf, count, type, root, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.fromRoot(r, this, root, n);
-            r.endCollective(Calls.I_BCAST, n);
-        }
+        Profile.endFromRoot(r, Calls.I_BCAST, this, root, count, type);
         return result;
     }
 
@@ -733,12 +664,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(sendcount, sendtype);
-                Profile.toRoot(r, this, root, n);
-                r.endCollective(Calls.GATHER, n);
-            }
+            Profile.endToRoot(r, Calls.GATHER, this, root, sendcount, sendtype);
         }
         catch (final RuntimeException ex)
         {
@@ -757,12 +683,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHER, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHER, this, root, sendcount, sendtype);
         return result;
     }
 
@@ -774,12 +695,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Rooted.gather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHER, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHER, this, root, sendcount, sendtype);
         return result;
     }
 
@@ -805,12 +721,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Rooted.gather(this, buf, count, type, buf, count, type, root, true, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.toRoot(r, this, root, n);
-                r.endCollective(Calls.GATHER, n);
-            }
+            Profile.endToRoot(r, Calls.GATHER, this, root, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -827,12 +738,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_GATHER);
         final Request result =
             nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHER, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHER, this, root, count, type);
         return result;
     }
 
@@ -842,12 +748,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_GATHER);
         final Request result =
             nonblocking(() -> Rooted.gather(this, buf, count, type, buf, count, type, root, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHER, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHER, this, root, count, type);
         return result;
     }
 
@@ -863,12 +764,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, false,
                 true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(sendcount, sendtype);
-                Profile.toRoot(r, this, root, n);
-                r.endCollective(Calls.GATHERV, n);
-            }
+            Profile.endToRoot(r, Calls.GATHERV, this, root, sendcount, sendtype);
         }
         catch (final RuntimeException ex)
         {
@@ -887,12 +783,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHERV, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHERV, this, root, sendcount, sendtype);
         return result;
     }
 
@@ -904,12 +795,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHERV, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHERV, this, root, sendcount, sendtype);
         return result;
     }
 
@@ -996,12 +882,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype, root, false, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(sendcount, sendtype);
-                Profile.toRoot(r, this, root, n);
-                r.endCollective(Calls.GATHERV, n);
-            }
+            Profile.endToRoot(r, Calls.GATHERV, this, root, sendcount, sendtype);
         }
         catch (final RuntimeException ex)
         {
@@ -1019,12 +900,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
             root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHERV, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHERV, this, root, sendcount, sendtype);
         return result;
     }
 
@@ -1035,12 +911,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Rooted.gatherv(this, sendbuf, sendcount, sendtype, null, null, null, sendtype,
             root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_GATHERV, n);
-        }
+        Profile.endToRoot(r, Calls.I_GATHERV, this, root, sendcount, sendtype);
         return result;
     }
 
@@ -1128,12 +999,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Rooted.scatter(this, buf, count, type, buf, count, type, root, true, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.fromRoot(r, this, root, n);
-                r.endCollective(Calls.SCATTER, n);
-            }
+            Profile.endFromRoot(r, Calls.SCATTER, this, root, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -1150,12 +1016,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_SCATTER);
         final Request result =
             nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.fromRoot(r, this, root, n);
-            r.endCollective(Calls.I_SCATTER, n);
-        }
+        Profile.endFromRoot(r, Calls.I_SCATTER, this, root, count, type);
         return result;
     }
 
@@ -1165,12 +1026,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_SCATTER);
         final Request result =
             nonblocking(() -> Rooted.scatter(this, buf, count, type, buf, count, type, root, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.fromRoot(r, this, root, n);
-            r.endCollective(Calls.I_SCATTER, n);
-        }
+        Profile.endFromRoot(r, Calls.I_SCATTER, this, root, count, type);
         return result;
     }
 
@@ -1369,12 +1225,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(sendcount, sendtype);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.ALL_GATHER, n);
-            }
+            Profile.endToAll(r, Calls.ALL_GATHER, this, sendcount, sendtype);
         }
         catch (final RuntimeException ex)
         {
@@ -1393,12 +1244,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_GATHER, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_GATHER, this, sendcount, sendtype);
         return result;
     }
 
@@ -1410,12 +1256,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Exchanges.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_GATHER, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_GATHER, this, sendcount, sendtype);
         return result;
     }
 
@@ -1440,12 +1281,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Exchanges.allGather(this, buf, count, type, buf, count, type, true, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.ALL_GATHER, n);
-            }
+            Profile.endToAll(r, Calls.ALL_GATHER, this, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -1462,12 +1298,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_ALL_GATHER);
         final Request result =
             nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_GATHER, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_GATHER, this, count, type);
         return result;
     }
 
@@ -1477,12 +1308,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_ALL_GATHER);
         final Request result =
             nonblocking(() -> Exchanges.allGather(this, buf, count, type, buf, count, type, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_GATHER, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_GATHER, this, count, type);
         return result;
     }
 
@@ -1498,12 +1324,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         {
             Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false,
                 true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(sendcount, sendtype);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.ALL_GATHERV, n);
-            }
+            Profile.endToAll(r, Calls.ALL_GATHERV, this, sendcount, sendtype);
         }
         catch (final RuntimeException ex)
         {
@@ -1522,12 +1343,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_GATHERV, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_GATHERV, this, sendcount, sendtype);
         return result;
     }
 
@@ -1539,12 +1355,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Exchanges.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
             recvtype, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_GATHERV, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_GATHERV, this, sendcount, sendtype);
         return result;
     }
 
@@ -1631,12 +1442,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(sendcount, sendtype);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.ALL_TO_ALL, n);
-            }
+            Profile.endToAll(r, Calls.ALL_TO_ALL, this, sendcount, sendtype);
         }
         catch (final RuntimeException ex)
         {
@@ -1655,12 +1461,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_TO_ALL, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_TO_ALL, this, sendcount, sendtype);
         return result;
     }
 
@@ -1672,12 +1473,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> Exchanges.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
             false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(sendcount, sendtype);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_TO_ALL, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_TO_ALL, this, sendcount, sendtype);
         return result;
     }
 
@@ -1845,12 +1641,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.toRoot(r, this, root, n);
-                r.endCollective(Calls.REDUCE, n);
-            }
+            Profile.endToRoot(r, Calls.REDUCE, this, root, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -1868,12 +1659,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_REDUCE);
         final Request result =
             nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_REDUCE, n);
-        }
+        Profile.endToRoot(r, Calls.I_REDUCE, this, root, count, type);
         return result;
     }
 
@@ -1884,12 +1670,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_REDUCE);
         final Request result =
             nonblocking(() -> ReduceOps.reduce(this, sendbuf, recvbuf, count, type, op, root, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_REDUCE, n);
-        }
+        Profile.endToRoot(r, Calls.I_REDUCE, this, root, count, type);
         return result;
     }
 
@@ -1914,12 +1695,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             ReduceOps.reduce(this, buf, buf, count, type, op, root, true, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.toRoot(r, this, root, n);
-                r.endCollective(Calls.REDUCE, n);
-            }
+            Profile.endToRoot(r, Calls.REDUCE, this, root, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -1935,12 +1711,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_REDUCE);
         final Request result = nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_REDUCE, n);
-        }
+        Profile.endToRoot(r, Calls.I_REDUCE, this, root, count, type);
         return result;
     }
 
@@ -1949,12 +1720,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_REDUCE);
         final Request result = nonblocking(() -> ReduceOps.reduce(this, buf, buf, count, type, op, root, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toRoot(r, this, root, n);
-            r.endCollective(Calls.I_REDUCE, n);
-        }
+        Profile.endToRoot(r, Calls.I_REDUCE, this, root, count, type);
         return result;
     }
 
@@ -1969,12 +1735,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.ALL_REDUCE, n);
-            }
+            Profile.endToAll(r, Calls.ALL_REDUCE, this, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -1992,12 +1753,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
         final Request result =
             nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_REDUCE, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_REDUCE, this, count, type);
         return result;
     }
 
@@ -2008,12 +1764,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
         final Request result =
             nonblocking(() -> ReduceOps.allReduce(this, sendbuf, recvbuf, count, type, op, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_REDUCE, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_REDUCE, this, count, type);
         return result;
     }
 
@@ -2038,12 +1789,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             ReduceOps.allReduce(this, buf, buf, count, type, op, true, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.ALL_REDUCE, n);
-            }
+            Profile.endToAll(r, Calls.ALL_REDUCE, this, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -2059,12 +1805,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
         final Request result = nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_REDUCE, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_REDUCE, this, count, type);
         return result;
     }
 
@@ -2073,12 +1814,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.I_ALL_REDUCE);
         final Request result = nonblocking(() -> ReduceOps.allReduce(this, buf, buf, count, type, op, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_ALL_REDUCE, n);
-        }
+        Profile.endToAll(r, Calls.I_ALL_REDUCE, this, count, type);
         return result;
     }
 
@@ -2213,12 +1949,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(recvcount, type);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.REDUCE_SCATTER_BLOCK, n);
-            }
+            Profile.endToAll(r, Calls.REDUCE_SCATTER_BLOCK, this, recvcount, type);
         }
         catch (final RuntimeException ex)
         {
@@ -2238,12 +1969,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
             false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(recvcount, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
-        }
+        Profile.endToAll(r, Calls.I_REDUCE_SCATTER_BLOCK, this, recvcount, type);
         return result;
     }
 
@@ -2258,12 +1984,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Request result =
             nonblocking(() -> ReduceOps.reduceScatterBlock(this, sendbuf, recvbuf, recvcount, type, op, false,
             false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(recvcount, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
-        }
+        Profile.endToAll(r, Calls.I_REDUCE_SCATTER_BLOCK, this, recvcount, type);
         return result;
     }
 
@@ -2289,12 +2010,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         try
         {
             ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, true);
-            if (r != null)
-            {
-                final long n = Profile.bytes(count, type);
-                Profile.toAll(r, this, n);
-                r.endCollective(Calls.REDUCE_SCATTER_BLOCK, n);
-            }
+            Profile.endToAll(r, Calls.REDUCE_SCATTER_BLOCK, this, count, type);
         }
         catch (final RuntimeException ex)
         {
@@ -2312,12 +2028,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER_BLOCK);
         final Request result =
             nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
-        }
+        Profile.endToAll(r, Calls.I_REDUCE_SCATTER_BLOCK, this, count, type);
         return result;
     }
 
@@ -2330,12 +2041,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
         final Recorder r = Profile.begin(Calls.I_REDUCE_SCATTER_BLOCK);
         final Request result =
             nonblocking(() -> ReduceOps.reduceScatterBlock(this, buf, buf, count, type, op, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toAll(r, this, n);
-            r.endCollective(Calls.I_REDUCE_SCATTER_BLOCK, n);
-        }
+        Profile.endToAll(r, Calls.I_REDUCE_SCATTER_BLOCK, this, count, type);
         return result;
     }
 
@@ -2731,10 +2437,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.COMM_DUP);
         final Comm result = CommConstruction.duplicate(this, new Intracomm(""));
-        if (r != null)
-        {
-            r.end(Calls.COMM_DUP);
-        }
+        Profile.end(r, Calls.COMM_DUP);
         return result;
     }
 
@@ -2802,10 +2505,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.COMM_DUP);
         final Comm result = CommConstruction.duplicateNonblocking(this, new Intracomm(""));
-        if (r != null)
-        {
-            r.end(Calls.COMM_DUP);
-        }
+        Profile.end(r, Calls.COMM_DUP);
         return result;
     }
 
@@ -2837,10 +2537,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.COMM_DISCONNECT);
         CommConstruction.disconnect(this);
-        if (r != null)
-        {
-            r.end(Calls.COMM_DISCONNECT);
-        }
+        Profile.end(r, Calls.COMM_DISCONNECT);
     }
 
     /**
@@ -3043,10 +2740,7 @@ public class Comm implements Freeable, Cloneable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.COMM_FREE);
         CommConstruction.free(this);
-        if (r != null)
-        {
-            r.end(Calls.COMM_FREE);
-        }
+        Profile.end(r, Calls.COMM_FREE);
     }
 
     /**

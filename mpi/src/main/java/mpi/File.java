@@ -94,11 +94,7 @@ public final class File
         this.comm = dup;
         this.errhandler = nullHandler();
         this.view = new FileView(0, MPI.BYTE, MPI.BYTE, "native");
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_OPEN, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_OPEN, this);
     }
 
     private static Map<String, String> hints(final Info info)
@@ -143,11 +139,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_CLOSE);
         close0();
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_CLOSE, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_CLOSE, this);
     }
 
     private void close0()
@@ -212,11 +204,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_SET_SIZE);
         setSize0(size);
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_SET_SIZE, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_SET_SIZE, this);
     }
 
     private void setSize0(final long size)
@@ -229,11 +217,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_PREALLOCATE);
         preallocate0(size);
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_PREALLOCATE, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_PREALLOCATE, this);
     }
 
     private void preallocate0(final long size)
@@ -294,11 +278,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_SET_VIEW);
         setView0(disp, etype, filetype, datarep);
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_SET_VIEW, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_SET_VIEW, this);
     }
 
     private void setView0(final long disp, final Datatype etype, final Datatype filetype, final String datarep)
@@ -316,11 +296,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_SET_VIEW);
         setView0(disp, etype, filetype, datarep, info);
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_SET_VIEW, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_SET_VIEW, this);
     }
 
     private void setView0(final long disp, final Datatype etype, final Datatype filetype, final String datarep,
@@ -704,11 +680,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_SEEK);
         seek0(offset, whence);
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_SEEK, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_SEEK, this);
     }
 
     private void seek0(final long offset, final int whence)
@@ -811,11 +783,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_SEEK_SHARED);
         seekShared0(offset, whence);
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_SEEK_SHARED, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_SEEK_SHARED, this);
     }
 
     private void seekShared0(final long offset, final int whence)
@@ -878,11 +846,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_AT_ALL_END);
         final Status result = end("readAtAllEnd", "readAtAllBegin");
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_READ_AT_ALL_END, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_READ_AT_ALL_END, this);
         return result;
     }
 
@@ -904,11 +868,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_AT_ALL_END);
         final Status result = end("writeAtAllEnd", "writeAtAllBegin");
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_WRITE_AT_ALL_END, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_WRITE_AT_ALL_END, this);
         return result;
     }
 
@@ -930,11 +890,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_ALL_END);
         final Status result = end("readAllEnd", "readAllBegin");
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_READ_ALL_END, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_READ_ALL_END, this);
         return result;
     }
 
@@ -956,11 +912,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_ALL_END);
         final Status result = end("writeAllEnd", "writeAllBegin");
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_WRITE_ALL_END, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_WRITE_ALL_END, this);
         return result;
     }
 
@@ -982,11 +934,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_ORDERED_END);
         final Status result = end("readOrderedEnd", "readOrderedBegin");
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_READ_ORDERED_END, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_READ_ORDERED_END, this);
         return result;
     }
 
@@ -1008,11 +956,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_ORDERED_END);
         final Status result = end("writeOrderedEnd", "writeOrderedBegin");
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_WRITE_ORDERED_END, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_WRITE_ORDERED_END, this);
         return result;
     }
 
@@ -1036,11 +980,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_SYNC);
         sync0();
-        if (r != null)
-        {
-            r.endObserved(Calls.FILE_SYNC, 0);
-            Profile.file(r, this, -1, 0, false);
-        }
+        Profile.endFile(r, Calls.FILE_SYNC, this);
     }
 
     private void sync0()

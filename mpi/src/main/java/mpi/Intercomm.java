@@ -58,10 +58,7 @@ public final class Intercomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_MERGE);
         final Intracomm result = merge0(high);
-        if (r != null)
-        {
-            r.end(Calls.COMM_MERGE);
-        }
+        Profile.end(r, Calls.COMM_MERGE);
         return result;
     }
 

@@ -19,10 +19,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_DUP);
         final Intracomm result = CommConstruction.duplicate(this, new Intracomm(""));
-        if (r != null)
-        {
-            r.end(Calls.COMM_DUP);
-        }
+        Profile.end(r, Calls.COMM_DUP);
         return result;
     }
 
@@ -39,10 +36,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_DUP);
         final Intracomm result = CommConstruction.duplicateNonblocking(this, new Intracomm(""));
-        if (r != null)
-        {
-            r.end(Calls.COMM_DUP);
-        }
+        Profile.end(r, Calls.COMM_DUP);
         return result;
     }
 
@@ -64,10 +58,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_SPLIT);
         final Intracomm result = split0(color, key);
-        if (r != null)
-        {
-            r.end(Calls.COMM_SPLIT);
-        }
+        Profile.end(r, Calls.COMM_SPLIT);
         return result;
     }
 
@@ -132,10 +123,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_SPLIT);
         final Intracomm result = splitType0(splitType, key, info);
-        if (r != null)
-        {
-            r.end(Calls.COMM_SPLIT);
-        }
+        Profile.end(r, Calls.COMM_SPLIT);
         return result;
     }
 
@@ -175,10 +163,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_CREATE);
         final Intracomm result = create0(group);
-        if (r != null)
-        {
-            r.end(Calls.COMM_CREATE);
-        }
+        Profile.end(r, Calls.COMM_CREATE);
         return result;
     }
 
@@ -222,10 +207,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_CREATE_GROUP);
         final Intracomm result = createGroup0(group, tag);
-        if (r != null)
-        {
-            r.end(Calls.COMM_CREATE_GROUP);
-        }
+        Profile.end(r, Calls.COMM_CREATE_GROUP);
         return result;
     }
 
@@ -270,10 +252,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_CART_CREATE);
         final CartComm result = createCart0(dims, periods, reorder);
-        if (r != null)
-        {
-            r.end(Calls.COMM_CART_CREATE);
-        }
+        Profile.end(r, Calls.COMM_CART_CREATE);
         return result;
     }
 
@@ -306,10 +285,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_GRAPH_CREATE);
         final GraphComm result = createGraph0(index, edges, reorder);
-        if (r != null)
-        {
-            r.end(Calls.COMM_GRAPH_CREATE);
-        }
+        Profile.end(r, Calls.COMM_GRAPH_CREATE);
         return result;
     }
 
@@ -435,12 +411,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.SCAN);
         collective(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, true));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.SCAN, this, count, type);
     }
 
     /**
@@ -453,12 +424,7 @@ public class Intracomm extends Comm
         final Recorder r = Profile.begin(Calls.I_SCAN);
         final Request result =
             nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_SCAN, this, count, type);
         return result;
     }
 
@@ -469,12 +435,7 @@ public class Intracomm extends Comm
         final Recorder r = Profile.begin(Calls.I_SCAN);
         final Request result =
             nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, false, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_SCAN, this, count, type);
         return result;
     }
 
@@ -497,12 +458,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.SCAN);
         collective(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, true));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.SCAN, this, count, type);
     }
 
     /**
@@ -513,12 +469,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.I_SCAN);
         final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_SCAN, this, count, type);
         return result;
     }
 
@@ -527,12 +478,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.I_SCAN);
         final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, false, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_SCAN, this, count, type);
         return result;
     }
 
@@ -545,12 +491,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.EX_SCAN);
         collective(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, true));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.EX_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.EX_SCAN, this, count, type);
     }
 
     /**
@@ -563,12 +504,7 @@ public class Intracomm extends Comm
         final Recorder r = Profile.begin(Calls.I_EX_SCAN);
         final Request result =
             nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_EX_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_EX_SCAN, this, count, type);
         return result;
     }
 
@@ -579,12 +515,7 @@ public class Intracomm extends Comm
         final Recorder r = Profile.begin(Calls.I_EX_SCAN);
         final Request result =
             nonblocking(() -> ReduceOps.scan(this, sendbuf, recvbuf, count, type, op, true, false, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_EX_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_EX_SCAN, this, count, type);
         return result;
     }
 
@@ -607,12 +538,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.EX_SCAN);
         collective(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, true));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.EX_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.EX_SCAN, this, count, type);
     }
 
     /**
@@ -623,12 +549,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.I_EX_SCAN);
         final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_EX_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_EX_SCAN, this, count, type);
         return result;
     }
 
@@ -637,12 +558,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.I_EX_SCAN);
         final Request result = nonblocking(() -> ReduceOps.scan(this, buf, buf, count, type, op, true, true, false));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            Profile.toHigher(r, this, n);
-            r.endCollective(Calls.I_EX_SCAN, n);
-        }
+        Profile.endToHigher(r, Calls.I_EX_SCAN, this, count, type);
         return result;
     }
 
@@ -719,10 +635,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_SPAWN);
         final Intercomm result = spawn0(command, argv, maxprocs, info, root, errcodes);
-        if (r != null)
-        {
-            r.end(Calls.COMM_SPAWN);
-        }
+        Profile.end(r, Calls.COMM_SPAWN);
         return result;
     }
 
@@ -751,10 +664,7 @@ public class Intracomm extends Comm
     {
         final Recorder r = Profile.begin(Calls.COMM_SPAWN_MULTIPLE);
         final Intercomm result = spawnMultiple0(commands, argv, maxprocs, info, root, errcodes);
-        if (r != null)
-        {
-            r.end(Calls.COMM_SPAWN_MULTIPLE);
-        }
+        Profile.end(r, Calls.COMM_SPAWN_MULTIPLE);
         return result;
     }
 

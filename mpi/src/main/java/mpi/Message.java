@@ -38,10 +38,7 @@ public final class Message
     {
         final Recorder r = Profile.begin(Calls.M_PROBE);
         final Status result = mProbe0(source, tag, comm);
-        if (r != null)
-        {
-            r.end(Calls.M_PROBE);
-        }
+        Profile.end(r, Calls.M_PROBE);
         return result;
     }
 
@@ -77,10 +74,7 @@ public final class Message
     {
         final Recorder r = Profile.begin(Calls.IM_PROBE);
         final Status result = imProbe0(source, tag, comm);
-        if (r != null)
-        {
-            r.end(Calls.IM_PROBE);
-        }
+        Profile.end(r, Calls.IM_PROBE);
         return result;
     }
 
@@ -118,10 +112,7 @@ public final class Message
     {
         final Recorder r = Profile.begin(Calls.M_RECV);
         final Status result = mRecv0(buf, count, type);
-        if (r != null)
-        {
-            r.end(Calls.M_RECV);
-        }
+        Profile.end(r, Calls.M_RECV);
         return result;
     }
 
@@ -136,10 +127,7 @@ public final class Message
     {
         final Recorder r = Profile.begin(Calls.IM_RECV);
         final Request result = imRecv0(buf, count, type);
-        if (r != null)
-        {
-            r.end(Calls.IM_RECV);
-        }
+        Profile.end(r, Calls.IM_RECV);
         return result;
     }
 
@@ -153,10 +141,7 @@ public final class Message
     {
         final Recorder r = Profile.begin(Calls.IM_RECV);
         final Request result = imRecv0(buf, count, type);
-        if (r != null)
-        {
-            r.end(Calls.IM_RECV);
-        }
+        Profile.end(r, Calls.IM_RECV);
         return result;
     }
 

@@ -29,10 +29,7 @@ public final class Prequest extends Request
     {
         final Recorder r = Profile.begin(Calls.START);
         start0();
-        if (r != null)
-        {
-            r.end(Calls.START);
-        }
+        Profile.end(r, Calls.START);
     }
 
     private void start0()
@@ -56,10 +53,7 @@ public final class Prequest extends Request
     {
         final Recorder r = Profile.begin(Calls.START_ALL);
         startAll0(requests);
-        if (r != null)
-        {
-            r.end(Calls.START_ALL);
-        }
+        Profile.end(r, Calls.START_ALL);
     }
 
     private static void startAll0(final Prequest[] requests)

@@ -28,10 +28,11 @@ import org.shmpi.shm.settings.SettingsRegistry;
  * <pre>
  * final Recorder r = Profile.begin(Calls.SEND);
  * ... the call ...
- * if (r != null) { r.sent(Calls.SEND, bytes, worldRank); }
+ * Profile.endSent(r, Calls.SEND, this, dest, count, type);
  * </pre>
- * With the setting unset {@link #ON} is a constant false, {@link #begin} a constant null, and the
- * compiler removes both lines: nothing is recorded. With it set, each thread records into its own
+ * (the ends that share a shape have a method here; the others test {@code r != null} and call the
+ * recorder). With the setting unset {@link #ON} is a constant false, {@link #begin} a constant
+ * null, and the compiler removes both lines: nothing is recorded. With it set, each thread records into its own
  * {@link Recorder} (no lock, no atomic); the watchdog writes the rank's {@link RankRecord} to
  * {@code DIR/ranks/} every {@code shmpi.report.flush.ms} and Finalize writes the last one, so a
  * rank that is killed leaves what it had at its last flush.
@@ -210,6 +211,95 @@ final class Profile
             r.begin(kind);
         }
         return r;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // The ends of the calls that share a shape (the argument expressions are locals: with the
+    // report off nothing is left of these)
+
+    /** The call of {@code kind} begun with {@code r} ends. */
+    static void end(final Recorder r, final int kind)
+    {
+        if (ON && r != null)
+        {
+            r.end(kind);
+        }
+    }
+
+    /** A send of {@code count} items of {@code type} to {@code comm}'s rank {@code dest} ends. */
+    static void endSent(final Recorder r, final int kind, final Comm comm, final int dest, final int count,
+        final Datatype type)
+    {
+        if (ON && r != null)
+        {
+            r.sent(kind, bytes(count, type), peer(comm, dest));
+        }
+    }
+
+    /** A collective that delivers {@code count} items of {@code type} to every other member ends. */
+    static void endToAll(final Recorder r, final int kind, final Comm comm, final int count, final Datatype type)
+    {
+        if (ON && r != null)
+        {
+            final long n = bytes(count, type);
+            toAll(r, comm, n);
+            r.endCollective(kind, n);
+        }
+    }
+
+    /** A collective that delivers {@code count} items of {@code type} to every higher member (scan) ends. */
+    static void endToHigher(final Recorder r, final int kind, final Comm comm, final int count, final Datatype type)
+    {
+        if (ON && r != null)
+        {
+            final long n = bytes(count, type);
+            toHigher(r, comm, n);
+            r.endCollective(kind, n);
+        }
+    }
+
+    /** A collective that delivers {@code count} items of {@code type} to {@code root} ends. */
+    static void endToRoot(final Recorder r, final int kind, final Comm comm, final int root, final int count,
+        final Datatype type)
+    {
+        if (ON && r != null)
+        {
+            final long n = bytes(count, type);
+            toRoot(r, comm, root, n);
+            r.endCollective(kind, n);
+        }
+    }
+
+    /** A collective in which {@code root} delivers {@code count} items of {@code type} to every member ends. */
+    static void endFromRoot(final Recorder r, final int kind, final Comm comm, final int root, final int count,
+        final Datatype type)
+    {
+        if (ON && r != null)
+        {
+            final long n = bytes(count, type);
+            fromRoot(r, comm, root, n);
+            r.endCollective(kind, n);
+        }
+    }
+
+    /** A call of {@code kind} on file {@code f} that moves no data (open, close, set size) ends. */
+    static void endFile(final Recorder r, final int kind, final File f)
+    {
+        if (ON && r != null)
+        {
+            r.endObserved(kind, 0);
+            file(r, f, -1, 0, false);
+        }
+    }
+
+    /** A call of {@code kind} on window {@code w} that moves no data ends; {@code epoch}: the epoch it opens, or -1. */
+    static void endWindow(final Recorder r, final int kind, final Win w, final int epoch)
+    {
+        if (ON && r != null)
+        {
+            r.endObserved(kind, 0);
+            window(r, w, -1, 0, epoch);
+        }
     }
 
     /** The collective in progress runs {@code a}. */

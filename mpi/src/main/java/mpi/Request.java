@@ -144,10 +144,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT);
         final Status result = waitStatus0();
-        if (r != null)
-        {
-            r.end(Calls.WAIT);
-        }
+        Profile.end(r, Calls.WAIT);
         return result;
     }
 
@@ -176,10 +173,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT);
         waitFor0();
-        if (r != null)
-        {
-            r.end(Calls.WAIT);
-        }
+        Profile.end(r, Calls.WAIT);
     }
 
     private final void waitFor0()
@@ -222,10 +216,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST);
         final Status result = testStatus0();
-        if (r != null)
-        {
-            r.end(Calls.TEST);
-        }
+        Profile.end(r, Calls.TEST);
         return result;
     }
 
@@ -255,10 +246,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST);
         final boolean result = test0();
-        if (r != null)
-        {
-            r.end(Calls.TEST);
-        }
+        Profile.end(r, Calls.TEST);
         return result;
     }
 
@@ -376,10 +364,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT_ANY);
         final Status result = waitAnyStatus0(requests);
-        if (r != null)
-        {
-            r.end(Calls.WAIT_ANY);
-        }
+        Profile.end(r, Calls.WAIT_ANY);
         return result;
     }
 
@@ -404,10 +389,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT_ANY);
         final int result = waitAny0(requests);
-        if (r != null)
-        {
-            r.end(Calls.WAIT_ANY);
-        }
+        Profile.end(r, Calls.WAIT_ANY);
         return result;
     }
 
@@ -421,10 +403,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST_ANY);
         final Status result = testAnyStatus0(requests);
-        if (r != null)
-        {
-            r.end(Calls.TEST_ANY);
-        }
+        Profile.end(r, Calls.TEST_ANY);
         return result;
     }
 
@@ -457,10 +436,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST_ANY);
         final int result = testAny0(requests);
-        if (r != null)
-        {
-            r.end(Calls.TEST_ANY);
-        }
+        Profile.end(r, Calls.TEST_ANY);
         return result;
     }
 
@@ -475,10 +451,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT_ALL);
         final Status[] result = waitAllStatus0(requests);
-        if (r != null)
-        {
-            r.end(Calls.WAIT_ALL);
-        }
+        Profile.end(r, Calls.WAIT_ALL);
         return result;
     }
 
@@ -495,10 +468,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT_ALL);
         waitAll0(requests);
-        if (r != null)
-        {
-            r.end(Calls.WAIT_ALL);
-        }
+        Profile.end(r, Calls.WAIT_ALL);
     }
 
     private static void waitAll0(final Request[] requests)
@@ -514,10 +484,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST_ALL);
         final Status[] result = testAllStatus0(requests);
-        if (r != null)
-        {
-            r.end(Calls.TEST_ALL);
-        }
+        Profile.end(r, Calls.TEST_ALL);
         return result;
     }
 
@@ -541,10 +508,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST_ALL);
         final boolean result = testAll0(requests);
-        if (r != null)
-        {
-            r.end(Calls.TEST_ALL);
-        }
+        Profile.end(r, Calls.TEST_ALL);
         return result;
     }
 
@@ -558,10 +522,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT_SOME);
         final Status[] result = waitSomeStatus0(requests);
-        if (r != null)
-        {
-            r.end(Calls.WAIT_SOME);
-        }
+        Profile.end(r, Calls.WAIT_SOME);
         return result;
     }
 
@@ -582,10 +543,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.WAIT_SOME);
         final int[] result = waitSome0(requests);
-        if (r != null)
-        {
-            r.end(Calls.WAIT_SOME);
-        }
+        Profile.end(r, Calls.WAIT_SOME);
         return result;
     }
 
@@ -599,10 +557,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST_SOME);
         final Status[] result = testSomeStatus0(requests);
-        if (r != null)
-        {
-            r.end(Calls.TEST_SOME);
-        }
+        Profile.end(r, Calls.TEST_SOME);
         return result;
     }
 
@@ -623,10 +578,7 @@ public class Request implements Freeable, AutoCloseable
     {
         final Recorder r = Profile.begin(Calls.TEST_SOME);
         final int[] result = testSome0(requests);
-        if (r != null)
-        {
-            r.end(Calls.TEST_SOME);
-        }
+        Profile.end(r, Calls.TEST_SOME);
         return result;
     }
 

@@ -95,11 +95,7 @@ public final class Win implements Freeable
         final int kind = Calls.WIN_CREATE;
         final Recorder r = Profile.begin(kind);
         WinCreation.create(this, base, size, dispUnit, info, comm);
-        if (r != null)
-        {
-            r.endObserved(kind, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, kind, this, -1);
     }
 
     /**
@@ -115,11 +111,7 @@ public final class Win implements Freeable
         final int kind = flavor == FLAVOR_SHARED ? Calls.WIN_ALLOCATE_SHARED : Calls.WIN_ALLOCATE;
         final Recorder r = Profile.begin(kind);
         WinCreation.allocate(this, size, dispUnit, info, comm, base, flavor);
-        if (r != null)
-        {
-            r.endObserved(kind, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, kind, this, -1);
     }
 
     /**
@@ -135,11 +127,7 @@ public final class Win implements Freeable
         final int kind = Calls.WIN_CREATE_DYNAMIC;
         final Recorder r = Profile.begin(kind);
         WinCreation.createDynamic(this, info, comm);
-        if (r != null)
-        {
-            r.endObserved(kind, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, kind, this, -1);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -449,11 +437,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_FENCE);
         call((w, a) -> w.fence(a), assertion);
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_FENCE, 0);
-            Profile.window(r, this, -1, 0, 0);
-        }
+        Profile.endWindow(r, Calls.WIN_FENCE, this, 0);
     }
 
     /** Java binding of {@code MPI_WIN_START}: an access epoch to the members of {@code group}. */
@@ -461,11 +445,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_START);
         call((w, ranks, a) -> w.start(ranks, a), group, assertion, "start");
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_START, 0);
-            Profile.window(r, this, -1, 0, 3);
-        }
+        Profile.endWindow(r, Calls.WIN_START, this, 3);
     }
 
     /** Java binding of {@code MPI_WIN_COMPLETE}. */
@@ -473,11 +453,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_COMPLETE);
         call(w -> w.complete());
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_COMPLETE, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_COMPLETE, this, -1);
     }
 
     /** Java binding of {@code MPI_WIN_POST}: an exposure epoch to the members of {@code group}. */
@@ -485,11 +461,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_POST);
         call((w, ranks, a) -> w.post(ranks, a), group, assertion, "post");
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_POST, 0);
-            Profile.window(r, this, -1, 0, 3);
-        }
+        Profile.endWindow(r, Calls.WIN_POST, this, 3);
     }
 
     /** Java binding of {@code MPI_WIN_WAIT}. */
@@ -497,11 +469,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_WAIT_FOR);
         call(w -> w.waitFor());
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_WAIT_FOR, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_WAIT_FOR, this, -1);
     }
 
     /** Java binding of {@code MPI_WIN_TEST}. */
@@ -509,11 +477,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_TEST);
         final boolean result = test0();
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_TEST, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_TEST, this, -1);
         return result;
     }
 
@@ -568,11 +532,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_UNLOCK);
         unlock0(rank);
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_UNLOCK, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_UNLOCK, this, -1);
     }
 
     private void unlock0(final int rank)
@@ -627,11 +587,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_UNLOCK_ALL);
         unlockAll0();
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_UNLOCK_ALL, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_UNLOCK_ALL, this, -1);
     }
 
     private void unlockAll0()
@@ -646,11 +602,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_SYNC);
         sync0();
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_SYNC, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_SYNC, this, -1);
     }
 
     private void sync0()
@@ -663,11 +615,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_FLUSH);
         flush0(targetRank);
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_FLUSH, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_FLUSH, this, -1);
     }
 
     private void flush0(final int targetRank)
@@ -691,11 +639,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_FLUSH_ALL);
         flushAll0();
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_FLUSH_ALL, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_FLUSH_ALL, this, -1);
     }
 
     private void flushAll0()
@@ -712,11 +656,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_FLUSH_LOCAL);
         flushLocal0(targetRank);
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_FLUSH_LOCAL, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_FLUSH_LOCAL, this, -1);
     }
 
     private void flushLocal0(final int targetRank)
@@ -729,11 +669,7 @@ public final class Win implements Freeable
     {
         final Recorder r = Profile.begin(Calls.WIN_FLUSH_LOCAL_ALL);
         flushLocalAll0();
-        if (r != null)
-        {
-            r.endObserved(Calls.WIN_FLUSH_LOCAL_ALL, 0);
-            Profile.window(r, this, -1, 0, -1);
-        }
+        Profile.endWindow(r, Calls.WIN_FLUSH_LOCAL_ALL, this, -1);
     }
 
     private void flushLocalAll0()

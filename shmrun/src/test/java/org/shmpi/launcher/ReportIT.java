@@ -103,14 +103,16 @@ class ReportIT
         assertEquals(msgs, p2p.get("totalMessages").asLong());
         assertEquals(bytes, p2p.get("totalBytes").asLong());
 
-        // Collectives by their definition: 5 allReduce of 64 B to every other member, 3 bcast of 1,000 B from 0.
+        // Collectives by their definition: 5 allReduce of 64 B to every other member, 3 bcast of 1,000 B
+        // from 0, a gather of 12 B to the last rank, a scan of 8 B to every higher rank.
         final JsonNode coll = rep.get("matrix").get("collectives");
         for (int r = 0; r < np; r++)
         {
             for (int q = 0; q < np; q++)
             {
-                final long m = r == q ? 0 : 5 + (r == 0 ? 3 : 0);
-                final long b = r == q ? 0 : 5 * 64 + (r == 0 ? 3 * 1000 : 0);
+                final long m = r == q ? 0 : 5 + (r == 0 ? 3 : 0) + (q == np - 1 ? 1 : 0) + (q > r ? 1 : 0);
+                final long b = r == q ? 0 : 5 * 64 + (r == 0 ? 3 * 1000 : 0) + (q == np - 1 ? 12 : 0) +
+                    (q > r ? 8 : 0);
                 assertEquals(m, coll.get("messages").get(r).get(q).asLong(), "collective messages " + r + "->" + q);
                 assertEquals(b, coll.get("bytes").get(r).get(q).asLong(), "collective bytes " + r + "->" + q);
             }
@@ -123,6 +125,8 @@ class ReportIT
         assertCall(call, "recv", sends, bytes);
         assertCall(call, "allReduce", 5L * np, 5L * 64 * np);
         assertCall(call, "bcast", 3L * np, 3000L * np);
+        assertCall(call, "gather", np, 12L * np);
+        assertCall(call, "scan", np, 8L * np);
         assertCall(call, "barrier", 2L * np, 0);
         assertCall(call, "File.open", np, 0);
         assertCall(call, "File.writeAt", 4L * np, 4L * 4096 * np);
@@ -251,7 +255,7 @@ class ReportIT
         final String cell = cell(dom, "matrix-p2p", 2, 3);
         assertTrue(cell.contains("data-bytes=\"1200\"") && cell.contains("data-messages=\"3\""), cell);
         final String collCell = cell(dom, "matrix-collectives", 0, 1);
-        assertTrue(collCell.contains("data-bytes=\"3320\"") && collCell.contains("data-messages=\"8\""), collCell);
+        assertTrue(collCell.contains("data-bytes=\"3328\"") && collCell.contains("data-messages=\"9\""), collCell);
         assertTrue(dom.contains("data-call=\"send\" data-count=\"30\">30</td>"), "send calls in the table");
         assertTrue(dom.contains("data-call=\"allReduce\" data-count=\"20\">20</td>"), "allReduce calls");
         for (int r = 0; r < 4; r++)

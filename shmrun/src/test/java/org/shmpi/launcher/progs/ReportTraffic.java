@@ -14,6 +14,7 @@ import mpi.Win;
  *     byte arrays) and receives the others' (recv);</li>
  * <li>in region {@code "solve"} ({@code MPI.pControl(1, "solve")} ... {@code pControl(-1, "solve")}):
  *     5 allReduce of 8 doubles, 3 bcast of 1,000 bytes from rank 0, 2 barriers;</li>
+ * <li>a gather of 3 ints to the last rank, a scan of one long;</li>
  * <li>writes 4 blocks of 4,096 bytes at its own offsets (writeAt), one collective block of 10,000
  *     bytes (writeAtAll), reads its 4 blocks back (readAt) and checks them, in {@code DIR/report.dat};</li>
  * <li>on a window of 1,024 bytes: fence, one put of 16 bytes to every other rank, fence; then a
@@ -84,6 +85,11 @@ public final class ReportTraffic
             MPI.Finalize();
             return;
         }
+
+        // Outside the region: a gather of 3 ints to the last rank and a scan of one long.
+        final int[] all = new int[3 * np];
+        MPI.COMM_WORLD.gather(new int[] {rank, rank, rank}, 3, MPI.INT, all, 3, MPI.INT, np - 1);
+        MPI.COMM_WORLD.scan(new long[] {rank}, new long[1], 1, MPI.LONG, MPI.SUM);
 
         final File f = new File(MPI.COMM_WORLD, dir.resolve("report.dat").toString(), MPI.MODE_CREATE | MPI.MODE_RDWR);
         final byte[] block = new byte[4096];
