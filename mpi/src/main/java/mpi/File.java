@@ -454,12 +454,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_AT);
         final Status result = transfer(false, Access.AT, offset, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_AT, n);
-            Profile.file(r, this, 0, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_AT, this, 0, result, true);
         return result;
     }
 
@@ -468,12 +463,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_AT_ALL);
         final Status result = transfer(false, Access.AT, offset, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_AT_ALL, n);
-            Profile.file(r, this, 2, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_AT_ALL, this, 2, result, true);
         return result;
     }
 
@@ -482,12 +472,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_AT);
         final Status result = transfer(true, Access.AT, offset, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_AT, n);
-            Profile.file(r, this, 1, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_AT, this, 1, result, false);
         return result;
     }
 
@@ -496,12 +481,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_AT_ALL);
         final Status result = transfer(true, Access.AT, offset, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_AT_ALL, n);
-            Profile.file(r, this, 3, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_AT_ALL, this, 3, result, false);
         return result;
     }
 
@@ -510,12 +490,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_READ_AT);
         final Request result = started(transfer(false, Access.AT, offset, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_AT, n);
-            Profile.file(r, this, 0, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_I_READ_AT, this, 0, count, type, true);
         return result;
     }
 
@@ -524,12 +499,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_READ_AT_ALL);
         final Request result = started(transfer(false, Access.AT, offset, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_AT_ALL, n);
-            Profile.file(r, this, 2, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_I_READ_AT_ALL, this, 2, count, type, true);
         return result;
     }
 
@@ -538,12 +508,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_WRITE_AT);
         final Request result = started(transfer(true, Access.AT, offset, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_AT, n);
-            Profile.file(r, this, 1, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_I_WRITE_AT, this, 1, count, type, false);
         return result;
     }
 
@@ -552,12 +517,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_WRITE_AT_ALL);
         final Request result = started(transfer(true, Access.AT, offset, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_AT_ALL, n);
-            Profile.file(r, this, 3, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_I_WRITE_AT_ALL, this, 3, count, type, false);
         return result;
     }
 
@@ -566,12 +526,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ);
         final Status result = transfer(false, Access.INDIVIDUAL, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ, n);
-            Profile.file(r, this, 0, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ, this, 0, result, true);
         return result;
     }
 
@@ -580,12 +535,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_ALL);
         final Status result = transfer(false, Access.INDIVIDUAL, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_ALL, n);
-            Profile.file(r, this, 2, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_ALL, this, 2, result, true);
         return result;
     }
 
@@ -594,12 +544,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE);
         final Status result = transfer(true, Access.INDIVIDUAL, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE, n);
-            Profile.file(r, this, 1, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE, this, 1, result, false);
         return result;
     }
 
@@ -608,12 +553,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_ALL);
         final Status result = transfer(true, Access.INDIVIDUAL, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_ALL, n);
-            Profile.file(r, this, 3, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_ALL, this, 3, result, false);
         return result;
     }
 
@@ -622,12 +562,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_READ);
         final Request result = started(transfer(false, Access.INDIVIDUAL, 0, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ, n);
-            Profile.file(r, this, 0, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_I_READ, this, 0, count, type, true);
         return result;
     }
 
@@ -636,12 +571,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_READ_ALL);
         final Request result = started(transfer(false, Access.INDIVIDUAL, 0, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_ALL, n);
-            Profile.file(r, this, 2, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_I_READ_ALL, this, 2, count, type, true);
         return result;
     }
 
@@ -650,12 +580,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_WRITE);
         final Request result = started(transfer(true, Access.INDIVIDUAL, 0, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE, n);
-            Profile.file(r, this, 1, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_I_WRITE, this, 1, count, type, false);
         return result;
     }
 
@@ -664,12 +589,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_WRITE_ALL);
         final Request result = started(transfer(true, Access.INDIVIDUAL, 0, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_ALL, n);
-            Profile.file(r, this, 3, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_I_WRITE_ALL, this, 3, count, type, false);
         return result;
     }
 
@@ -699,12 +619,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_SHARED);
         final Status result = transfer(false, Access.SHARED, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_SHARED, n);
-            Profile.file(r, this, 4, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_SHARED, this, 4, result, true);
         return result;
     }
 
@@ -713,12 +628,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_SHARED);
         final Status result = transfer(true, Access.SHARED, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_SHARED, n);
-            Profile.file(r, this, 5, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_SHARED, this, 5, result, false);
         return result;
     }
 
@@ -727,12 +637,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_READ_SHARED);
         final Request result = started(transfer(false, Access.SHARED, 0, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_READ_SHARED, n);
-            Profile.file(r, this, 4, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_I_READ_SHARED, this, 4, count, type, true);
         return result;
     }
 
@@ -741,12 +646,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_I_WRITE_SHARED);
         final Request result = started(transfer(true, Access.SHARED, 0, direct(buf), count, type));
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_I_WRITE_SHARED, n);
-            Profile.file(r, this, 5, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_I_WRITE_SHARED, this, 5, count, type, false);
         return result;
     }
 
@@ -755,12 +655,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_ORDERED);
         final Status result = transfer(false, Access.ORDERED, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_READ_ORDERED, n);
-            Profile.file(r, this, 4, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_ORDERED, this, 4, result, true);
         return result;
     }
 
@@ -769,12 +664,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_ORDERED);
         final Status result = transfer(true, Access.ORDERED, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = result.bytes;
-            r.endObserved(Calls.FILE_WRITE_ORDERED, n);
-            Profile.file(r, this, 5, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_ORDERED, this, 5, result, false);
         return result;
     }
 
@@ -833,12 +723,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_AT_ALL_BEGIN);
         begin("readAtAllBegin", false, Access.AT, offset, buf, count, type);
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_READ_AT_ALL_BEGIN, n);
-            Profile.file(r, this, 2, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_AT_ALL_BEGIN, this, 2, count, type, true);
     }
 
     /** Java binding of {@code MPI_FILE_READ_AT_ALL_END}. */
@@ -855,12 +740,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_AT_ALL_BEGIN);
         begin("writeAtAllBegin", true, Access.AT, offset, buf, count, type);
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_WRITE_AT_ALL_BEGIN, n);
-            Profile.file(r, this, 3, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_AT_ALL_BEGIN, this, 3, count, type, false);
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_AT_ALL_END}. */
@@ -877,12 +757,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_ALL_BEGIN);
         begin("readAllBegin", false, Access.INDIVIDUAL, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_READ_ALL_BEGIN, n);
-            Profile.file(r, this, 2, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_ALL_BEGIN, this, 2, count, type, true);
     }
 
     /** Java binding of {@code MPI_FILE_READ_ALL_END}. */
@@ -899,12 +774,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_ALL_BEGIN);
         begin("writeAllBegin", true, Access.INDIVIDUAL, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_WRITE_ALL_BEGIN, n);
-            Profile.file(r, this, 3, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_ALL_BEGIN, this, 3, count, type, false);
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ALL_END}. */
@@ -921,12 +791,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_READ_ORDERED_BEGIN);
         begin("readOrderedBegin", false, Access.ORDERED, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_READ_ORDERED_BEGIN, n);
-            Profile.file(r, this, 4, n, true);
-        }
+        Profile.endFileData(r, Calls.FILE_READ_ORDERED_BEGIN, this, 4, count, type, true);
     }
 
     /** Java binding of {@code MPI_FILE_READ_ORDERED_END}. */
@@ -943,12 +808,7 @@ public final class File
     {
         final Recorder r = Profile.begin(Calls.FILE_WRITE_ORDERED_BEGIN);
         begin("writeOrderedBegin", true, Access.ORDERED, 0, buf, count, type);
-        if (r != null)
-        {
-            final long n = Profile.bytes(count, type);
-            r.endObserved(Calls.FILE_WRITE_ORDERED_BEGIN, n);
-            Profile.file(r, this, 5, n, false);
-        }
+        Profile.endFileData(r, Calls.FILE_WRITE_ORDERED_BEGIN, this, 5, count, type, false);
     }
 
     /** Java binding of {@code MPI_FILE_WRITE_ORDERED_END}. */

@@ -292,6 +292,33 @@ final class Profile
         }
     }
 
+    /**
+     * A read ({@code read}) or write of file {@code f} ends that moved what its status {@code s}
+     * says; {@code op}: its kind ({@link RankRecord.FileStats#OPS}).
+     */
+    static void endFileData(final Recorder r, final int kind, final File f, final int op, final Status s,
+        final boolean read)
+    {
+        if (ON && r != null)
+        {
+            final long n = s.bytes;
+            r.endObserved(kind, n);
+            file(r, f, op, n, read);
+        }
+    }
+
+    /** As {@link #endFileData(Recorder, int, File, int, Status, boolean)}, of {@code count} items of {@code type}. */
+    static void endFileData(final Recorder r, final int kind, final File f, final int op, final int count,
+        final Datatype type, final boolean read)
+    {
+        if (ON && r != null)
+        {
+            final long n = bytes(count, type);
+            r.endObserved(kind, n);
+            file(r, f, op, n, read);
+        }
+    }
+
     /** A call of {@code kind} on window {@code w} that moves no data ends; {@code epoch}: the epoch it opens, or -1. */
     static void endWindow(final Recorder r, final int kind, final Win w, final int epoch)
     {
