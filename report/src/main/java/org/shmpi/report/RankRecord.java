@@ -471,8 +471,9 @@ public final class RankRecord
         return line.substring(at);
     }
 
+    /** A name on one line, without the 0 byte that ends the text of a record file's slot. */
     private static String clean(final String s)
     {
-        return s.replace('\n', ' ').replace('\r', ' ');
+        return s.replace('\n', ' ').replace('\r', ' ').replace('\0', ' ');
     }
 }

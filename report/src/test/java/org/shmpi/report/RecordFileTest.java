@@ -94,7 +94,7 @@ class RecordFileTest
         final RankRecord names = new RankRecord();
         names.rank = 1;
         names.size = 3;
-        names.regions.add("solve");
+        names.regions.add("solve\0phase");
         names.regionWallNs.add(5L);
         names.files.put("out.dat", new RankRecord.FileStats());
         final ByteBuffer counters = ByteBuffer.allocate(Counters.bytes(2, 3) + Counters.bytes(1, 3))
@@ -125,7 +125,8 @@ class RecordFileTest
             f.write(names.namesText().getBytes(StandardCharsets.UTF_8), counters);
         }
         final RankRecord r = RankRecord.read(p);
-        assertEquals(List.of("all", "solve"), r.regions);
+        // A 0 byte in a name (it ends the slot's text) is written as a space.
+        assertEquals(List.of("all", "solve phase"), r.regions);
         assertEquals(Set.of("out.dat"), r.files.keySet());
         assertEquals(30, r.count.get(0)[send]);
         assertEquals(240, r.bytes.get(0)[send]);
