@@ -2,6 +2,7 @@ package org.shmpi.shm;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 import com.sun.jna.Native;
@@ -117,10 +118,25 @@ public final class Space
 
     private static void checkUsable(final Path path, final long length, final String what) throws IOException
     {
-        if (Files.getFileStore(path).getUsableSpace() < length)
+        if (usable(path) < length)
         {
             throw noRoom(path, length, what);
         }
+    }
+
+    /**
+     * The bytes free to this user on the file system of {@code path}, which exists. Through
+     * statvfs, which opens no file: {@code Files.getFileStore} reads the mount table, and at the
+     * open-file limit that failed as "Mount point not found" and hid the limit from the error.
+     */
+    private static long usable(final Path path) throws IOException
+    {
+        final long free = path.toFile().getUsableSpace();
+        if (free == 0 && !Files.exists(path))
+        {
+            throw new NoSuchFileException(path.toString());
+        }
+        return free;
     }
 
     /**
@@ -144,7 +160,7 @@ public final class Space
         long free = -1;
         try
         {
-            free = Files.getFileStore(path).getUsableSpace();
+            free = usable(path);
         }
         catch (final IOException ignore)
         {
