@@ -165,13 +165,6 @@ public final class RecordFile implements AutoCloseable
         return new Published(text, counters);
     }
 
-    /** The text last published in the record file {@code bytes}, or null when none was. */
-    static String text(final byte[] bytes)
-    {
-        final Published p = published(bytes);
-        return p == null ? null : p.text();
-    }
-
     /** A published record: its text and its counters (null when it has none). */
     record Published(String text, ByteBuffer counters)
     {
